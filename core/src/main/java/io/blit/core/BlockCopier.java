@@ -1,0 +1,222 @@
+package io.blit.core;
+
+import io.blit.core.internal.BlockEngine;
+import io.blit.core.internal.CopyErrors;
+import io.blit.layout.BlockLayout;
+import io.blit.layout.LayoutVerifier;
+import io.blit.layout.NotTriviallyCopyableException;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Copies the field block of objects of one trivially copyable class to and from memory segments:
+ * the way to use Blit for classes that cannot extend {@link TriviallyCopyable}.
+ *
+ * <pre>{@code
+ * BlockCopier<Quote> copier = BlockCopier.of(Quote.class);   // verified once, cached per class
+ * copier.writeTo(quote, segment, offset);                    // copier.byteSize() bytes
+ * copier.readFrom(segment, offset, otherQuote);
+ * }</pre>
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li><b>Image.</b> The bytes written are the object's field block exactly as this JVM lays it out
+ *       ({@link #layout()}), in native byte order, padding included. Reading such an image back is
+ *       only meaningful in a JVM with the same {@link BlockLayout#fingerprint()}.</li>
+ *   <li><b>Exact class.</b> Only instances of exactly the copier's class are accepted: a subclass has
+ *       another block (its fields may even fill holes inside the superclass's block).</li>
+ *   <li><b>Bounds.</b> Any offset, aligned or not. A slot that does not fit in the segment throws
+ *       {@link IndexOutOfBoundsException} before anything is copied.</li>
+ *   <li><b>Segment checks.</b> All segment accesses go through the {@link MemorySegment} API:
+ *       a closed arena gives {@link IllegalStateException}, a confined segment used from another
+ *       thread {@link WrongThreadException}, a read-only target {@link UnsupportedOperationException},
+ *       each before anything is copied. An arena closed by another thread while a copy runs makes the
+ *       copy fail with {@code IllegalStateException}, leaving a partial image (never a crash).</li>
+ *   <li><b>Thread-safety.</b> A copier is immutable and may be shared. Copies use plain memory accesses
+ *       with no ordering: publishing a block to another thread needs a happens-before edge of the
+ *       caller's (e.g. a release store of a header word that the reader loads with acquire). Copying an
+ *       object that another thread writes concurrently can mix old and new field values.</li>
+ * </ul>
+ *
+ * @param <T> the trivially copyable class
+ */
+public final class BlockCopier<T> {
+    private static final ClassValue<BlockCopier<?>> COPIERS = new ClassValue<>() {
+        @Override
+        protected BlockCopier<?> computeValue(Class<?> type) {
+            return new BlockCopier<>(type, LayoutVerifier.verify(type));
+        }
+    };
+
+    private final Class<T> type;
+    private final BlockLayout layout;
+    private final long start;
+    private final int length;
+
+    private BlockCopier(Class<T> type, BlockLayout layout) {
+        this.type = type;
+        this.layout = layout;
+        this.start = layout.start();
+        this.length = layout.length();
+    }
+
+    /**
+     * The copier of {@code type}, verified on first use and cached for the life of the class.
+     *
+     * @throws NullPointerException          if {@code type} is null
+     * @throws NotTriviallyCopyableException if the class is not trivially copyable (see {@link LayoutVerifier})
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> BlockCopier<T> of(Class<T> type) {
+        return (BlockCopier<T>) COPIERS.get(Objects.requireNonNull(type, "type"));
+    }
+
+    /** The class this copier copies. */
+    public Class<T> type() {
+        return type;
+    }
+
+    /** The block this copier moves, as measured in this JVM. */
+    public BlockLayout layout() {
+        return layout;
+    }
+
+    /** Bytes one object occupies in a segment: the length of its field block. */
+    public long byteSize() {
+        return length;
+    }
+
+    /**
+     * Writes {@code source}'s field block to {@code target} at {@code offset}.
+     *
+     * @throws NullPointerException          if an argument is null
+     * @throws IllegalArgumentException      if {@code source} is not exactly of this copier's class
+     * @throws IndexOutOfBoundsException     if {@code [offset, offset + byteSize())} is not inside {@code target}
+     * @throws IllegalStateException         if {@code target}'s arena is closed
+     * @throws WrongThreadException          if {@code target} is confined to another thread
+     * @throws UnsupportedOperationException if {@code target} is read-only
+     */
+    public void writeTo(T source, MemorySegment target, long offset) {
+        checkInstance(Objects.requireNonNull(source, "source"));
+        checkBounds(Objects.requireNonNull(target, "target"), offset, length);
+        BlockEngine.objectToSegment(source, start, length, target, offset);
+    }
+
+    /**
+     * Reads the block at {@code offset} of {@code source} into the fields of {@code target}.
+     *
+     * @throws NullPointerException      if an argument is null
+     * @throws IllegalArgumentException  if {@code target} is not exactly of this copier's class
+     * @throws IndexOutOfBoundsException if {@code [offset, offset + byteSize())} is not inside {@code source}
+     * @throws IllegalStateException     if {@code source}'s arena is closed
+     * @throws WrongThreadException      if {@code source} is confined to another thread
+     */
+    public void readFrom(MemorySegment source, long offset, T target) {
+        checkBounds(Objects.requireNonNull(source, "source"), offset, length);
+        checkInstance(Objects.requireNonNull(target, "target"));
+        BlockEngine.segmentToObject(source, offset, target, start, length);
+    }
+
+    /**
+     * Writes every element of {@code sources} to consecutive slots of {@link #byteSize()} bytes,
+     * element {@code i} at {@code offset + i * byteSize()}. Every element is checked before the first
+     * is written.
+     *
+     * @throws NullPointerException      if an argument or an element is null
+     * @throws IllegalArgumentException  if an element is not exactly of this copier's class
+     * @throws IndexOutOfBoundsException if the slots do not fit inside {@code target}
+     * @throws IllegalStateException     as {@link #writeTo}, also WrongThreadException and UnsupportedOperationException
+     */
+    public void writeAll(T[] sources, MemorySegment target, long offset) {
+        writeAll(Objects.requireNonNull(sources, "sources"), 0, sources.length, target, offset);
+    }
+
+    /**
+     * Writes {@code count} elements of {@code sources} from index {@code from} to consecutive slots,
+     * as {@link #writeAll(Object[], MemorySegment, long)}.
+     *
+     * @throws IndexOutOfBoundsException also if {@code [from, from + count)} is not inside the array
+     */
+    public void writeAll(T[] sources, int from, int count, MemorySegment target, long offset) {
+        checkElements(Objects.requireNonNull(sources, "sources"), from, count, "sources");
+        checkBounds(Objects.requireNonNull(target, "target"), offset, slotsSize(count));
+        long slot = offset;
+        for (int i = from; i < from + count; i++, slot += length) {
+            BlockEngine.objectToSegment(sources[i], start, length, target, slot);
+        }
+    }
+
+    /**
+     * Reads consecutive slots into every element of {@code targets}, slot {@code i} from
+     * {@code offset + i * byteSize()}. Every element is checked before the first is read.
+     *
+     * @throws NullPointerException      if an argument or an element is null
+     * @throws IllegalArgumentException  if an element is not exactly of this copier's class
+     * @throws IndexOutOfBoundsException if the slots do not fit inside {@code source}
+     * @throws IllegalStateException     as {@link #readFrom}, also WrongThreadException
+     */
+    public void readAll(MemorySegment source, long offset, T[] targets) {
+        readAll(source, offset, Objects.requireNonNull(targets, "targets"), 0, targets.length);
+    }
+
+    /**
+     * Reads {@code count} consecutive slots into {@code targets} from index {@code from}, as
+     * {@link #readAll(MemorySegment, long, Object[])}.
+     *
+     * @throws IndexOutOfBoundsException also if {@code [from, from + count)} is not inside the array
+     */
+    public void readAll(MemorySegment source, long offset, T[] targets, int from, int count) {
+        checkElements(Objects.requireNonNull(targets, "targets"), from, count, "targets");
+        checkBounds(Objects.requireNonNull(source, "source"), offset, slotsSize(count));
+        long slot = offset;
+        for (int i = from; i < from + count; i++, slot += length) {
+            BlockEngine.segmentToObject(source, slot, targets[i], start, length);
+        }
+    }
+
+    /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
+    void writeExact(Object source, MemorySegment target, long offset) {
+        checkBounds(Objects.requireNonNull(target, "segment"), offset, length);
+        BlockEngine.objectToSegment(source, start, length, target, offset);
+    }
+
+    /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
+    void readExact(MemorySegment source, long offset, Object target) {
+        checkBounds(Objects.requireNonNull(source, "segment"), offset, length);
+        BlockEngine.segmentToObject(source, offset, target, start, length);
+    }
+
+    private void checkInstance(Object object) {
+        if (object.getClass() != type) {
+            throw CopyErrors.wrongClass(type, object);
+        }
+    }
+
+    private void checkElements(Object[] array, int from, int count, String name) {
+        if (from < 0 || count < 0 || from > array.length - count) {
+            throw CopyErrors.arrayRange(from, count, array.length);
+        }
+        for (int i = from; i < from + count; i++) {
+            if (array[i] == null) {
+                throw CopyErrors.nullElement(name, i);
+            }
+            checkInstance(array[i]);
+        }
+    }
+
+    private long slotsSize(int count) {
+        return (long) count * length; // cannot overflow: count < 2^31, length < 2^31
+    }
+
+    private static void checkBounds(MemorySegment segment, long offset, long size) {
+        long capacity = segment.byteSize();
+        if (offset < 0 || offset > capacity - size) {
+            throw CopyErrors.outOfBounds(offset, size, capacity);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "BlockCopier[" + type.getName() + " block=[" + start + ", " + (start + length) + ")]";
+    }
+}

@@ -1,0 +1,84 @@
+package io.blit.core;
+
+import io.blit.layout.BlockLayout;
+import io.blit.layout.NotTriviallyCopyableException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Base class of objects whose whole field block is copied to and from memory in one sweep.
+ *
+ * <pre>{@code
+ * public final class MarketData extends TriviallyCopyable {
+ *     long securityId, time;
+ *     double bidPrice0, askPrice0;   // ... primitives only
+ * }
+ * md.writeTo(segment, offset);       // md.byteSize() bytes
+ * copy.readFrom(segment, offset);
+ * }</pre>
+ *
+ * <p>A subclass needs no code of its own. It must be trivially copyable (only non-final primitive
+ * instance fields in the whole hierarchy, see {@link io.blit.layout.LayoutVerifier}); this is checked
+ * once, on the first call of any method here for that class, and every call on a class that fails
+ * throws {@link NotTriviallyCopyableException} with the verifier's message. The base class itself has
+ * no fields, so it adds nothing to the block.
+ *
+ * <p>Bounds, liveness, confinement, read-only and thread-safety rules are those of
+ * {@link BlockCopier}: a call that cannot complete throws before anything is copied. An instance is
+ * not safe for concurrent use by several threads without the caller's own synchronisation, like any
+ * mutable object.
+ */
+public abstract class TriviallyCopyable {
+
+    /** For subclasses. */
+    protected TriviallyCopyable() {
+    }
+
+    /**
+     * Bytes this object occupies in a segment: the length of its class's field block.
+     *
+     * @throws NotTriviallyCopyableException if this class is not trivially copyable
+     */
+    public final long byteSize() {
+        return copier().byteSize();
+    }
+
+    /**
+     * This class's block layout in the running JVM.
+     *
+     * @throws NotTriviallyCopyableException if this class is not trivially copyable
+     */
+    public final BlockLayout layout() {
+        return copier().layout();
+    }
+
+    /**
+     * Writes this object's field block to {@code segment} at {@code offset}.
+     *
+     * @throws NullPointerException          if {@code segment} is null
+     * @throws IndexOutOfBoundsException     if {@code [offset, offset + byteSize())} is not inside the segment
+     * @throws IllegalStateException         if the segment's arena is closed
+     * @throws WrongThreadException          if the segment is confined to another thread
+     * @throws UnsupportedOperationException if the segment is read-only
+     * @throws NotTriviallyCopyableException if this class is not trivially copyable
+     */
+    public final void writeTo(MemorySegment segment, long offset) {
+        copier().writeExact(this, segment, offset);
+    }
+
+    /**
+     * Overwrites every field of this object with the block at {@code offset} of {@code segment}.
+     *
+     * @throws NullPointerException          if {@code segment} is null
+     * @throws IndexOutOfBoundsException     if {@code [offset, offset + byteSize())} is not inside the segment
+     * @throws IllegalStateException         if the segment's arena is closed
+     * @throws WrongThreadException          if the segment is confined to another thread
+     * @throws NotTriviallyCopyableException if this class is not trivially copyable
+     */
+    public final void readFrom(MemorySegment segment, long offset) {
+        copier().readExact(segment, offset, this);
+    }
+
+    private BlockCopier<?> copier() {
+        return BlockCopier.of(getClass());
+    }
+}

@@ -1,0 +1,77 @@
+package io.blit.core.internal;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
+
+import io.blit.layout.internal.UnsafeAccess;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The copy loop: moves a field block between a heap object and a segment in 8-byte words, then a
+ * 4-, 2- and 1-byte tail.
+ *
+ * <p>Why this shape (measurements in {@code docs/copy-engine.md}): {@code Unsafe.copyMemory} refuses
+ * non-array objects on JDK 25, so no single memcpy exists. The object side uses raw word access, which
+ * is safe because callers pass a non-null object of the exact class whose verified layout gave
+ * {@code start} and {@code length}. The segment side always goes through the {@link MemorySegment}
+ * accessors, so bounds, liveness (a shared arena closed concurrently) and confinement are enforced by
+ * the JDK on every word, and no raw access ever reaches memory that may be unmapped.
+ *
+ * <p>Callers check the bounds of the whole block first, so that a too-small segment leaves it untouched;
+ * the first accessor call then performs the read-only, liveness and thread checks before anything
+ * is written.
+ */
+public final class BlockEngine {
+    private BlockEngine() {
+    }
+
+    /** Copies {@code length} bytes of {@code object} from {@code start} to {@code target} at {@code offset}. */
+    public static void objectToSegment(Object object, long start, int length, MemorySegment target, long offset) {
+        long src = start;
+        long dst = offset;
+        for (int words = length >>> 3; words > 0; words--) {
+            target.set(JAVA_LONG_UNALIGNED, dst, UnsafeAccess.getLong(object, src));
+            src += Long.BYTES;
+            dst += Long.BYTES;
+        }
+        if ((length & 4) != 0) {
+            target.set(JAVA_INT_UNALIGNED, dst, UnsafeAccess.getInt(object, src));
+            src += Integer.BYTES;
+            dst += Integer.BYTES;
+        }
+        if ((length & 2) != 0) {
+            target.set(JAVA_SHORT_UNALIGNED, dst, UnsafeAccess.getShort(object, src));
+            src += Short.BYTES;
+            dst += Short.BYTES;
+        }
+        if ((length & 1) != 0) {
+            target.set(JAVA_BYTE, dst, UnsafeAccess.getByte(object, src));
+        }
+    }
+
+    /** Copies {@code length} bytes from {@code source} at {@code offset} into {@code object} from {@code start}. */
+    public static void segmentToObject(MemorySegment source, long offset, Object object, long start, int length) {
+        long src = offset;
+        long dst = start;
+        for (int words = length >>> 3; words > 0; words--) {
+            UnsafeAccess.putLong(object, dst, source.get(JAVA_LONG_UNALIGNED, src));
+            src += Long.BYTES;
+            dst += Long.BYTES;
+        }
+        if ((length & 4) != 0) {
+            UnsafeAccess.putInt(object, dst, source.get(JAVA_INT_UNALIGNED, src));
+            src += Integer.BYTES;
+            dst += Integer.BYTES;
+        }
+        if ((length & 2) != 0) {
+            UnsafeAccess.putShort(object, dst, source.get(JAVA_SHORT_UNALIGNED, src));
+            src += Short.BYTES;
+            dst += Short.BYTES;
+        }
+        if ((length & 1) != 0) {
+            UnsafeAccess.putByte(object, dst, source.get(JAVA_BYTE, src));
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.blit.core.internal;
+
+/** Builds the exceptions of the copy paths, so that messages read alike and name the values involved. */
+public final class CopyErrors {
+    private CopyErrors() {
+    }
+
+    public static IndexOutOfBoundsException outOfBounds(long offset, long length, long capacity) {
+        return new IndexOutOfBoundsException("offset=" + offset + " length=" + length + " capacity=" + capacity);
+    }
+
+    public static IndexOutOfBoundsException arrayRange(int from, int count, int arrayLength) {
+        return new IndexOutOfBoundsException("array from=" + from + " count=" + count + " length=" + arrayLength);
+    }
+
+    public static IllegalArgumentException wrongClass(Class<?> expected, Object actual) {
+        return new IllegalArgumentException("a copier for " + expected.getName() + " cannot copy an instance of "
+                + actual.getClass().getName() + ": only the exact class has this layout; use BlockCopier.of("
+                + actual.getClass().getSimpleName() + ".class)");
+    }
+
+    public static NullPointerException nullElement(String array, int index) {
+        return new NullPointerException(array + "[" + index + "] is null");
+    }
+}

@@ -1,0 +1,97 @@
+package io.blit.layout;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.VMOption;
+import io.blit.layout.internal.UnsafeAccess;
+import java.lang.management.ManagementFactory;
+import java.util.Objects;
+
+/**
+ * The facts about the running JVM that a field layout depends on. Two JVMs that agree on these place
+ * the fields of the same class at the same offsets (HotSpot, JDK 15+ field layout).
+ *
+ * @param objectHeaderSize        bytes before the first possible field offset: 8 with compact object
+ *                                headers, 12 with compressed class pointers, 16 without either
+ * @param compactObjectHeaders    {@code -XX:+UseCompactObjectHeaders}
+ * @param compressedClassPointers {@code -XX:+UseCompressedClassPointers}
+ * @param objectAlignment         {@code -XX:ObjectAlignmentInBytes}
+ * @param vmName                  {@code java.vm.name}
+ * @param vmVersion               {@code java.vm.version}
+ */
+public record JvmFacts(int objectHeaderSize,
+                       boolean compactObjectHeaders,
+                       boolean compressedClassPointers,
+                       int objectAlignment,
+                       String vmName,
+                       String vmVersion) {
+
+    /** @throws IllegalArgumentException if a size is not positive; NullPointerException for null names */
+    public JvmFacts {
+        Objects.requireNonNull(vmName, "vmName");
+        Objects.requireNonNull(vmVersion, "vmVersion");
+        if (objectHeaderSize <= 0 || objectAlignment <= 0) {
+            throw new IllegalArgumentException("invalid JVM facts: header=" + objectHeaderSize + " alignment=" + objectAlignment);
+        }
+    }
+
+    /** The facts of this JVM, read once. */
+    public static JvmFacts current() {
+        return Current.FACTS;
+    }
+
+    /** A short tag for the header mode, e.g. {@code "compact-headers"}. */
+    public String headerMode() {
+        if (compactObjectHeaders) {
+            return "compact-headers";
+        }
+        return compressedClassPointers ? "compressed-class-pointers" : "uncompressed-class-pointers";
+    }
+
+    private static final class Current {
+        static final JvmFacts FACTS = measure();
+
+        /** A class whose only field sits at the first offset after the header. */
+        @SuppressWarnings("unused")
+        private static final class HeaderProbe {
+            byte first;
+        }
+
+        private static JvmFacts measure() {
+            int header;
+            try {
+                header = (int) UnsafeAccess.objectFieldOffset(HeaderProbe.class.getDeclaredField("first"));
+            } catch (NoSuchFieldException e) {
+                throw new AssertionError(e);
+            }
+            HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            // Where a flag cannot be read (not HotSpot), infer it from the measured header size.
+            boolean compact = booleanOption(hotSpot, "UseCompactObjectHeaders", header == 8);
+            boolean compressedClass = booleanOption(hotSpot, "UseCompressedClassPointers", header <= 12);
+            int alignment = intOption(hotSpot, "ObjectAlignmentInBytes", 8);
+            return new JvmFacts(header, compact, compressedClass, alignment,
+                    System.getProperty("java.vm.name", "unknown"), System.getProperty("java.vm.version", "unknown"));
+        }
+
+        private static String option(HotSpotDiagnosticMXBean hotSpot, String name) {
+            if (hotSpot == null) {
+                return null;
+            }
+            try {
+                VMOption option = hotSpot.getVMOption(name);
+                return option.getValue();
+            } catch (IllegalArgumentException unknownOption) {
+                return null;
+            }
+        }
+
+        private static boolean booleanOption(HotSpotDiagnosticMXBean hotSpot, String name, boolean fallback) {
+            String value = option(hotSpot, name);
+            return value == null ? fallback : Boolean.parseBoolean(value);
+        }
+
+        private static int intOption(HotSpotDiagnosticMXBean hotSpot, String name, int fallback) {
+            String value = option(hotSpot, name);
+            return value == null ? fallback : Integer.parseInt(value);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.blit.layout.internal;
+
+import java.lang.reflect.Field;
+import sun.misc.Unsafe;
+
+/**
+ * The project's only holder of a privileged memory primitive ({@code sun.misc.Unsafe}).
+ *
+ * <p><b>Contract: this class checks nothing.</b> Every caller validates first (a non-null object of
+ * the exact class whose layout supplied the offset, an offset inside that layout's field block) and
+ * then makes one call here. The object-side accessors touch only heap objects; segment memory is
+ * always accessed through the {@code MemorySegment} API so that its bounds, liveness and thread
+ * checks apply.
+ *
+ * <p>On JDK 24+ the first call prints the JDK's "terminally deprecated" warning unless the JVM runs
+ * with {@code --sun-misc-unsafe-memory-access=allow}; with {@code deny} the calls throw
+ * {@link UnsupportedOperationException}.
+ *
+ * <p>Offsets passed to the get/put methods need not be aligned: Blit's supported platforms (x86-64,
+ * AArch64) allow unaligned plain loads and stores.
+ */
+public final class UnsafeAccess {
+    private static final Unsafe UNSAFE = loadUnsafe();
+
+    private UnsafeAccess() {
+    }
+
+    private static Unsafe loadUnsafe() {
+        try {
+            Field theUnsafe = Unsafe.class.getDeclaredField("theUnsafe");
+            theUnsafe.setAccessible(true);
+            return (Unsafe) theUnsafe.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The byte offset of an instance field inside its object. */
+    public static long objectFieldOffset(Field field) {
+        return UNSAFE.objectFieldOffset(field);
+    }
+
+    public static long getLong(Object object, long offset) {
+        return UNSAFE.getLong(object, offset);
+    }
+
+    public static void putLong(Object object, long offset, long value) {
+        UNSAFE.putLong(object, offset, value);
+    }
+
+    public static int getInt(Object object, long offset) {
+        return UNSAFE.getInt(object, offset);
+    }
+
+    public static void putInt(Object object, long offset, int value) {
+        UNSAFE.putInt(object, offset, value);
+    }
+
+    public static short getShort(Object object, long offset) {
+        return UNSAFE.getShort(object, offset);
+    }
+
+    public static void putShort(Object object, long offset, short value) {
+        UNSAFE.putShort(object, offset, value);
+    }
+
+    public static byte getByte(Object object, long offset) {
+        return UNSAFE.getByte(object, offset);
+    }
+
+    public static void putByte(Object object, long offset, byte value) {
+        UNSAFE.putByte(object, offset, value);
+    }
+}
