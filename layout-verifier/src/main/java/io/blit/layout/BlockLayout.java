@@ -58,6 +58,10 @@ public record BlockLayout(Class<?> type,
         for (int i = 1; i < fields.size(); i++) {
             FieldSlot previous = fields.get(i - 1);
             FieldSlot field = fields.get(i);
+            if (field.offset() < previous.offset()) {
+                throw new IllegalArgumentException(type.getName() + ": fields are not sorted by offset: field " + field
+                        + " comes after field " + previous);
+            }
             if (field.offset() < previous.end()) {
                 throw new IllegalArgumentException(type.getName() + ": field " + field + " overlaps with previous field " + previous);
             }
@@ -66,14 +70,18 @@ public record BlockLayout(Class<?> type,
         int expectedLength = fields.getLast().end() - expectedStart;
         if (start != expectedStart || length != expectedLength) {
             throw new IllegalArgumentException(type.getName() + ": block [" + start + ", " + (start + length)
-                    + ") does not match its fields [" + expectedStart + ", " + (expectedStart + expectedLength) + ")");
+                    + ") does not match its fields [" + expectedStart + ", " + (expectedStart + expectedLength)
+                    + "), from " + fields.getFirst() + " to " + fields.getLast());
         }
-        if (!padding.equals(gapsBetween(fields))) {
-            throw new IllegalArgumentException(type.getName() + ": padding " + padding + " does not match the gaps between fields " + gapsBetween(fields));
+        List<PaddingGap> expectedPadding = gapsBetween(fields);
+        if (!padding.equals(expectedPadding)) {
+            throw new IllegalArgumentException(type.getName() + ": padding " + padding + " does not match the gaps between fields "
+                    + expectedPadding + "; first difference " + firstDifference(fields, padding, expectedPadding));
         }
         String expectedFingerprint = fingerprintOf(fields, start, length);
         if (!fingerprint.equals(expectedFingerprint)) {
-            throw new IllegalArgumentException(type.getName() + ": fingerprint " + fingerprint + " does not match the fields (" + expectedFingerprint + ")");
+            throw new IllegalArgumentException(type.getName() + ": fingerprint " + fingerprint + " does not match the fields ("
+                    + expectedFingerprint + "): " + fields);
         }
     }
 
@@ -148,6 +156,26 @@ public record BlockLayout(Class<?> type,
             }
         }
         return gaps;
+    }
+
+    /** Where the two padding lists first differ, with the fields on either side of that offset. */
+    private static String firstDifference(List<FieldSlot> fields, List<PaddingGap> claimed, List<PaddingGap> expected) {
+        int i = 0;
+        while (i < claimed.size() && i < expected.size() && claimed.get(i).equals(expected.get(i))) {
+            i++;
+        }
+        int offset = Math.min(i < claimed.size() ? claimed.get(i).offset() : Integer.MAX_VALUE,
+                i < expected.size() ? expected.get(i).offset() : Integer.MAX_VALUE);
+        FieldSlot before = null;
+        FieldSlot after = null;
+        for (FieldSlot field : fields) {
+            if (field.offset() < offset) {
+                before = field;
+            } else if (after == null) {
+                after = field;
+            }
+        }
+        return "@" + offset + (before == null ? "" : " after field " + before) + (after == null ? "" : " before field " + after);
     }
 
     private static String fingerprintOf(List<FieldSlot> sortedFields, int start, int length) {
