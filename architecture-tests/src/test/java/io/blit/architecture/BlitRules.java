@@ -1,0 +1,71 @@
+package io.blit.architecture;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * Blit's architecture as ArchUnit rules, shared by the tests that check them against the production
+ * classes ({@link ModuleRulesTest}, {@link AccessRulesTest}) and by the test that proves each can fail
+ * ({@link RulesCanFailTest}).
+ *
+ * <p>Modules map to package roots: {@code layout-verifier} is {@code io.blit.layout}, {@code core}
+ * {@code io.blit.core}, {@code queue-demo} {@code io.blit.queue}, {@code benchmarks}
+ * {@code io.blit.benchmarks}. Every rule keeps ArchUnit's {@code failOnEmptyShould}: a rule whose
+ * subject matched no class fails instead of passing vacuously.
+ */
+final class BlitRules {
+    static final String UNSAFE_ACCESS = "io.blit.layout.internal.UnsafeAccess";
+
+    static final ArchRule LAYOUT_DEPENDS_ON_NO_OTHER_MODULE = noClasses()
+            .that().resideInAPackage("io.blit.layout..")
+            .should().dependOnClassesThat(blitClassesOutside("io.blit.layout.."))
+            .because("layout-verifier is the bottom module: it knows layouts and nothing of copying");
+
+    static final ArchRule CORE_DEPENDS_ONLY_ON_LAYOUT = noClasses()
+            .that().resideInAPackage("io.blit.core..")
+            .should().dependOnClassesThat(blitClassesOutside("io.blit.core..", "io.blit.layout.."))
+            .because("core copies and knows nothing of queues or benchmarks");
+
+    static final ArchRule NOTHING_DEPENDS_ON_BENCHMARKS = noClasses()
+            .that().resideOutsideOfPackage("io.blit.benchmarks..")
+            .should().dependOnClassesThat().resideInAPackage("io.blit.benchmarks..")
+            .because("benchmarks use everything and nothing uses them");
+
+    static final ArchRule NOTHING_DEPENDS_ON_QUEUE_DEMO = noClasses()
+            .that().resideOutsideOfPackage("io.blit.queue..")
+            .should().dependOnClassesThat().resideInAPackage("io.blit.queue..")
+            .because("queue-demo is a user of core, not a library");
+
+    static final ArchRule ONLY_UNSAFE_ACCESS_USES_PRIVILEGED_APIS = noClasses()
+            .that().doNotHaveFullyQualifiedName(UNSAFE_ACCESS)
+            .should().dependOnClassesThat(resideInAPackage("jdk.internal..").or(name("sun.misc.Unsafe")))
+            .because(UNSAFE_ACCESS + " is the one holder of the privileged primitive; everything else calls it");
+
+    static final ArchRule NO_PUBLIC_MUTABLE_FIELDS_IN_EXPORTED_PACKAGES = fields()
+            .that().areDeclaredInClassesThat().resideInAnyPackage("io.blit.layout", "io.blit.core")
+            .should().notBePublic().orShould().beFinal()
+            .because("the exported API is immutable or encapsulated; a public mutable field is shared state"
+                    + " nobody can guard (queue-demo's message classes are exempt by design)");
+
+    static final ArchRule INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE = classes()
+            .should(new UseNoInternalsOfOtherModules())
+            .because("internal packages are not exported; only io.blit.core may use io.blit.layout.internal,"
+                    + " as layout-verifier's module-info exports it to io.blit.core alone");
+
+    private BlitRules() {
+    }
+
+    /** Classes of Blit ({@code io.blit..}) outside the given packages: the other modules. */
+    private static DescribedPredicate<JavaClass> blitClassesOutside(String... ownPackages) {
+        return resideInAPackage("io.blit..").and(resideOutsideOfPackages(ownPackages))
+                .as("are Blit classes outside %s", String.join(", ", ownPackages));
+    }
+}

@@ -1,0 +1,108 @@
+package io.blit.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import io.blit.architecture.violation.UsesBenchmarks;
+import io.blit.architecture.violation.UsesCoreInternal;
+import io.blit.architecture.violation.UsesLayoutInternal;
+import io.blit.architecture.violation.UsesQueueDemo;
+import io.blit.architecture.violation.UsesSunMiscUnsafe;
+import io.blit.core.ViolatesNoPublicMutableFields;
+import io.blit.core.violation.CoreUsesQueueDemo;
+import io.blit.layout.violation.LayoutUsesCore;
+import java.io.IOException;
+import java.lang.classfile.ClassFile;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves that every rule of {@link BlitRules} can fail: each is evaluated against a deliberately
+ * violating fixture of the test sources (imported on its own, never with the production classes) and
+ * must report a violation that names the fixture.
+ */
+class RulesCanFailTest {
+
+    @Test
+    void layoutRuleRejectsLayoutClassUsingCore() {
+        assertViolates(BlitRules.LAYOUT_DEPENDS_ON_NO_OTHER_MODULE, LayoutUsesCore.class);
+    }
+
+    @Test
+    void coreRuleRejectsCoreClassUsingQueueDemo() {
+        assertViolates(BlitRules.CORE_DEPENDS_ONLY_ON_LAYOUT, CoreUsesQueueDemo.class);
+    }
+
+    @Test
+    void benchmarksRuleRejectsOutsiderUsingBenchmarks() {
+        assertViolates(BlitRules.NOTHING_DEPENDS_ON_BENCHMARKS, UsesBenchmarks.class);
+    }
+
+    @Test
+    void queueDemoRuleRejectsOutsiderUsingQueueDemo() {
+        assertViolates(BlitRules.NOTHING_DEPENDS_ON_QUEUE_DEMO, UsesQueueDemo.class);
+    }
+
+    @Test
+    void unsafeRuleRejectsSunMiscUnsafeOutsideUnsafeAccess() {
+        assertViolates(BlitRules.ONLY_UNSAFE_ACCESS_USES_PRIVILEGED_APIS, UsesSunMiscUnsafe.class);
+    }
+
+    /** javac refuses to compile against jdk.internal.misc under --release, so the fixture is generated. */
+    @Test
+    void unsafeRuleRejectsJdkInternalOutsideUnsafeAccess(@TempDir Path dir) throws IOException {
+        String name = "io.blit.architecture.violation.UsesJdkInternalUnsafe";
+        ClassDesc internalUnsafe = ClassDesc.of("jdk.internal.misc.Unsafe");
+        byte[] bytes = ClassFile.of().build(ClassDesc.of(name), type -> type
+                .withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL)
+                .withMethodBody("unsafe", MethodTypeDesc.of(internalUnsafe), ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
+                        code -> code.invokestatic(internalUnsafe, "getUnsafe", MethodTypeDesc.of(internalUnsafe)).areturn()));
+        Path file = dir.resolve(name.replace('.', '/') + ".class");
+        Files.createDirectories(file.getParent());
+        Files.write(file, bytes);
+
+        assertViolates(BlitRules.ONLY_UNSAFE_ACCESS_USES_PRIVILEGED_APIS, new ClassFileImporter().importPath(file), name);
+    }
+
+    @Test
+    void fieldRuleRejectsPublicMutableFieldInExportedPackage() {
+        assertViolates(BlitRules.NO_PUBLIC_MUTABLE_FIELDS_IN_EXPORTED_PACKAGES, ViolatesNoPublicMutableFields.class);
+    }
+
+    @Test
+    void internalRuleRejectsOutsiderUsingCoreInternal() {
+        assertViolates(BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE, UsesCoreInternal.class);
+    }
+
+    @Test
+    void internalRuleRejectsNonCoreClassUsingLayoutInternal() {
+        assertViolates(BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE, UsesLayoutInternal.class);
+    }
+
+    @Test
+    void internalRuleAllowsCoreUsingLayoutInternal() {
+        EvaluationResult result = BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE
+                .evaluate(new ClassFileImporter().importPackages("io.blit.core.internal"));
+        assertFalse(result.hasViolation(), () -> "core's use of io.blit.layout.internal was rejected:\n" + result.getFailureReport());
+    }
+
+    private static void assertViolates(ArchRule rule, Class<?> fixture) {
+        assertViolates(rule, new ClassFileImporter().importClasses(fixture), fixture.getName());
+    }
+
+    private static void assertViolates(ArchRule rule, JavaClasses fixture, String fixtureName) {
+        assertTrue(fixture.contain(fixtureName), () -> fixtureName + " was not imported");
+        EvaluationResult result = rule.evaluate(fixture);
+        assertTrue(result.hasViolation(), () -> "rule '" + rule.getDescription() + "' accepted " + fixtureName);
+        String report = result.getFailureReport().toString();
+        assertTrue(report.contains(fixtureName), () -> "the report does not name " + fixtureName + ":\n" + report);
+    }
+}

@@ -1,0 +1,13 @@
+package io.blit.architecture.violation;
+
+import io.blit.benchmarks.MarketData;
+
+/** Fixture violating "nothing depends on benchmarks": a class outside io.blit.benchmarks uses one of its classes. */
+public final class UsesBenchmarks {
+    private UsesBenchmarks() {
+    }
+
+    public static long securityIdOf(MarketData message) {
+        return message.securityId;
+    }
+}

@@ -1,0 +1,13 @@
+package io.blit.core.violation;
+
+import io.blit.queue.MarketData;
+
+/** Fixture violating "core depends only on layout-verifier": a class in io.blit.core.. uses queue-demo. */
+public final class CoreUsesQueueDemo {
+    private CoreUsesQueueDemo() {
+    }
+
+    public static boolean isFirst(MarketData message) {
+        return message.isConsistentFor(0);
+    }
+}
