@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import io.blit.core.BlockCopier;
+import io.blit.core.CopyEngine;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,7 @@ public class MarketDataCopyBenchmark {
     private MemorySegment heapLongSegment;
     private MarketData md;
     private BlockCopier<MarketData> copier;
+    private BlockCopier<MarketData> wordLoopCopier;
     private long offset;
 
     /** Allocates the segment once and checks that every write way stores the same image. */
@@ -63,6 +65,10 @@ public class MarketDataCopyBenchmark {
         heapLongSegment = MemorySegment.ofArray(new long[BLOCK_BYTES / Long.BYTES]);
         md = new MarketData().fillFor(42);
         copier = BlockCopier.of(MarketData.class);
+        wordLoopCopier = BlockCopier.of(MarketData.class, CopyEngine.WORD_LOOP);
+        if (copier.engine() != CopyEngine.GENERATED) {
+            throw new IllegalStateException("expected the GENERATED engine by default, got " + copier.engine());
+        }
         offset = 0;
         if (copier.byteSize() != BLOCK_BYTES) {
             throw new IllegalStateException("MarketData block is " + copier.byteSize() + " bytes, expected " + BLOCK_BYTES
@@ -104,6 +110,19 @@ public class MarketDataCopyBenchmark {
     @Benchmark
     public MarketData blitCopierRead() {
         copier.readFrom(segment, offset, md);
+        return md;
+    }
+
+    /** The fallback engine, {@link CopyEngine#WORD_LOOP}: Unsafe word loop on the object side. */
+    @Benchmark
+    public MemorySegment blitWordLoopWrite() {
+        wordLoopCopier.writeTo(md, segment, offset);
+        return segment;
+    }
+
+    @Benchmark
+    public MarketData blitWordLoopRead() {
+        wordLoopCopier.readFrom(segment, offset, md);
         return md;
     }
 

@@ -1,7 +1,9 @@
 package io.blit.core;
 
-import io.blit.core.internal.BlockEngine;
+import io.blit.core.internal.BlockCodec;
 import io.blit.core.internal.CopyErrors;
+import io.blit.core.internal.GeneratedCodecs;
+import io.blit.core.internal.WordLoopCodec;
 import io.blit.layout.BlockLayout;
 import io.blit.layout.LayoutVerifier;
 import io.blit.layout.NotTriviallyCopyableException;
@@ -41,34 +43,94 @@ import java.util.Objects;
  * @param <T> the trivially copyable class
  */
 public final class BlockCopier<T> {
-    private static final ClassValue<BlockCopier<?>> COPIERS = new ClassValue<>() {
+    /** The default copier of each class: generated code where access allows, else the word loop. */
+    private static final ClassValue<BlockCopier<?>> DEFAULT = new ClassValue<>() {
         @Override
         protected BlockCopier<?> computeValue(Class<?> type) {
-            return new BlockCopier<>(type, LayoutVerifier.verify(type));
+            BlockLayout layout = LayoutVerifier.verify(type);
+            try {
+                return new BlockCopier<>(type, layout, CopyEngine.GENERATED, GeneratedCodecs.generate(layout));
+            } catch (IllegalAccessException | RuntimeException noAccess) {
+                return new BlockCopier<>(type, layout, CopyEngine.WORD_LOOP, wordLoop(layout));
+            }
+        }
+    };
+
+    private static final ClassValue<BlockCopier<?>> WORD_LOOP = new ClassValue<>() {
+        @Override
+        protected BlockCopier<?> computeValue(Class<?> type) {
+            BlockLayout layout = LayoutVerifier.verify(type);
+            return new BlockCopier<>(type, layout, CopyEngine.WORD_LOOP, wordLoop(layout));
+        }
+    };
+
+    private static final ClassValue<BlockCopier<?>> GENERATED = new ClassValue<>() {
+        @Override
+        protected BlockCopier<?> computeValue(Class<?> type) {
+            BlockCopier<?> preferred = DEFAULT.get(type);
+            if (preferred.engine == CopyEngine.GENERATED) {
+                return preferred;
+            }
+            BlockLayout layout = preferred.layout;
+            try {
+                return new BlockCopier<>(type, layout, CopyEngine.GENERATED, GeneratedCodecs.generate(layout));
+            } catch (IllegalAccessException e) {
+                throw CopyErrors.noPrivateAccess(type, e);
+            }
         }
     };
 
     private final Class<T> type;
     private final BlockLayout layout;
-    private final long start;
+    private final CopyEngine engine;
+    private final BlockCodec codec;
     private final int length;
 
-    private BlockCopier(Class<T> type, BlockLayout layout) {
+    private BlockCopier(Class<T> type, BlockLayout layout, CopyEngine engine, BlockCodec codec) {
         this.type = type;
         this.layout = layout;
-        this.start = layout.start();
+        this.engine = engine;
+        this.codec = codec;
         this.length = layout.length();
     }
 
+    private static BlockCodec wordLoop(BlockLayout layout) {
+        return new WordLoopCodec(layout.start(), layout.length());
+    }
+
     /**
-     * The copier of {@code type}, verified on first use and cached for the life of the class.
+     * The copier of {@code type}, verified on first use and cached for the life of the class. It uses
+     * {@link CopyEngine#GENERATED} when Blit has private access to the class's fields, else
+     * {@link CopyEngine#WORD_LOOP}; {@link #engine()} says which.
      *
      * @throws NullPointerException          if {@code type} is null
      * @throws NotTriviallyCopyableException if the class is not trivially copyable (see {@link LayoutVerifier})
      */
     @SuppressWarnings("unchecked")
     public static <T> BlockCopier<T> of(Class<T> type) {
-        return (BlockCopier<T>) COPIERS.get(Objects.requireNonNull(type, "type"));
+        return (BlockCopier<T>) DEFAULT.get(Objects.requireNonNull(type, "type"));
+    }
+
+    /**
+     * The copier of {@code type} that uses the given engine, cached like {@link #of(Class)}.
+     *
+     * @throws NullPointerException          if an argument is null
+     * @throws NotTriviallyCopyableException if the class is not trivially copyable
+     * @throws IllegalArgumentException      if {@code GENERATED} is asked for a class whose package is
+     *                                       not open to {@code io.blit.core}
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> BlockCopier<T> of(Class<T> type, CopyEngine engine) {
+        Objects.requireNonNull(type, "type");
+        return (BlockCopier<T>) switch (Objects.requireNonNull(engine, "engine")) {
+            case GENERATED -> GENERATED.get(type);
+            case WORD_LOOP -> WORD_LOOP.get(type);
+        };
+    }
+
+    /** The engine this copier uses. */
+    public CopyEngine engine() {
+        return engine;
     }
 
     /** The class this copier copies. */
@@ -99,7 +161,7 @@ public final class BlockCopier<T> {
     public void writeTo(T source, MemorySegment target, long offset) {
         checkInstance(Objects.requireNonNull(source, "source"));
         checkBounds(Objects.requireNonNull(target, "target"), offset, length);
-        BlockEngine.objectToSegment(source, start, length, target, offset);
+        codec.write(source, target, offset);
     }
 
     /**
@@ -114,7 +176,7 @@ public final class BlockCopier<T> {
     public void readFrom(MemorySegment source, long offset, T target) {
         checkBounds(Objects.requireNonNull(source, "source"), offset, length);
         checkInstance(Objects.requireNonNull(target, "target"));
-        BlockEngine.segmentToObject(source, offset, target, start, length);
+        codec.read(source, offset, target);
     }
 
     /**
@@ -142,7 +204,7 @@ public final class BlockCopier<T> {
         checkBounds(Objects.requireNonNull(target, "target"), offset, slotsSize(count));
         long slot = offset;
         for (int i = from; i < from + count; i++, slot += length) {
-            BlockEngine.objectToSegment(sources[i], start, length, target, slot);
+            codec.write(sources[i], target, slot);
         }
     }
 
@@ -170,20 +232,20 @@ public final class BlockCopier<T> {
         checkBounds(Objects.requireNonNull(source, "source"), offset, slotsSize(count));
         long slot = offset;
         for (int i = from; i < from + count; i++, slot += length) {
-            BlockEngine.segmentToObject(source, slot, targets[i], start, length);
+            codec.read(source, slot, targets[i]);
         }
     }
 
     /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
     void writeExact(Object source, MemorySegment target, long offset) {
         checkBounds(Objects.requireNonNull(target, "segment"), offset, length);
-        BlockEngine.objectToSegment(source, start, length, target, offset);
+        codec.write(source, target, offset);
     }
 
     /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
     void readExact(MemorySegment source, long offset, Object target) {
         checkBounds(Objects.requireNonNull(source, "segment"), offset, length);
-        BlockEngine.segmentToObject(source, offset, target, start, length);
+        codec.read(source, offset, target);
     }
 
     private void checkInstance(Object object) {
@@ -217,6 +279,6 @@ public final class BlockCopier<T> {
 
     @Override
     public String toString() {
-        return "BlockCopier[" + type.getName() + " block=[" + start + ", " + (start + length) + ")]";
+        return "BlockCopier[" + type.getName() + " block=[" + layout.start() + ", " + layout.end() + ") engine=" + engine + "]";
     }
 }

@@ -22,4 +22,10 @@ public final class CopyErrors {
     public static NullPointerException nullElement(String array, int index) {
         return new NullPointerException(array + "[" + index + "] is null");
     }
+
+    public static IllegalArgumentException noPrivateAccess(Class<?> type, IllegalAccessException cause) {
+        return new IllegalArgumentException("the GENERATED engine needs private access to the fields of " + type.getName()
+                + ": open its package to Blit (module-info: opens " + type.getPackageName() + " to io.blit.core;)"
+                + " or use CopyEngine.WORD_LOOP", cause);
+    }
 }

@@ -1,0 +1,26 @@
+package io.blit.core;
+
+/**
+ * How a {@link BlockCopier} moves a block. Both engines produce the same image for the same layout
+ * and keep every segment access inside the {@code MemorySegment} API (bounds, liveness and thread
+ * checks included). Measurements: {@code docs/copy-engine.md}.
+ */
+public enum CopyEngine {
+    /**
+     * The default: per-class code generated with {@code java.lang.classfile} into a hidden class, one
+     * straight-line {@code MemorySegment} access per field (zeros for padding), fields reached through
+     * constant method handles that the JIT turns into plain field accesses. At the
+     * {@code MemorySegment.copy} floor for MarketData. Uses no {@code sun.misc.Unsafe}. Needs private
+     * access to the class: its package must be open to {@code io.blit.core} (always so on the class
+     * path; in a named module, {@code opens com.acme.messages to io.blit.core}).
+     */
+    GENERATED,
+
+    /**
+     * A loop of 8-byte words (then 4, 2, 1) read from or written to the object with
+     * {@code sun.misc.Unsafe} at the verified offsets. Works for every trivially copyable class, whatever
+     * its module says, but about four times slower than {@link #GENERATED} on JDK 25. Used when
+     * {@link #GENERATED} cannot get access to the class.
+     */
+    WORD_LOOP
+}

@@ -1,0 +1,16 @@
+package io.blit.core.internal;
+
+import java.lang.foreign.MemorySegment;
+
+/** The {@link BlockEngine} word loop as a {@link BlockCodec} for one block. */
+public record WordLoopCodec(long start, int length) implements BlockCodec {
+    @Override
+    public void write(Object object, MemorySegment target, long offset) {
+        BlockEngine.objectToSegment(object, start, length, target, offset);
+    }
+
+    @Override
+    public void read(MemorySegment source, long offset, Object object) {
+        BlockEngine.segmentToObject(source, offset, object, start, length);
+    }
+}
