@@ -31,7 +31,8 @@ import java.util.Objects;
  *       {@link IndexOutOfBoundsException} before anything is copied.</li>
  *   <li><b>Segment checks.</b> All segment accesses go through the {@link MemorySegment} API:
  *       a closed arena gives {@link IllegalStateException}, a confined segment used from another
- *       thread {@link WrongThreadException}, a read-only target {@link UnsupportedOperationException},
+ *       thread {@link WrongThreadException}, a read-only target {@link IllegalArgumentException}
+ *       (as {@link MemorySegment#set(java.lang.foreign.ValueLayout.OfLong, long, long)} specifies),
  *       each before anything is copied. An arena closed by another thread while a copy runs makes the
  *       copy fail with {@code IllegalStateException}, leaving a partial image (never a crash).</li>
  *   <li><b>Thread-safety.</b> A copier is immutable and may be shared. Copies use plain memory accesses
@@ -152,11 +153,11 @@ public final class BlockCopier<T> {
      * Writes {@code source}'s field block to {@code target} at {@code offset}.
      *
      * @throws NullPointerException          if an argument is null
-     * @throws IllegalArgumentException      if {@code source} is not exactly of this copier's class
+     * @throws IllegalArgumentException      if {@code source} is not exactly of this copier's class, or if
+     *                                       {@code target} is read-only (the FFM API's exception for that)
      * @throws IndexOutOfBoundsException     if {@code [offset, offset + byteSize())} is not inside {@code target}
      * @throws IllegalStateException         if {@code target}'s arena is closed
      * @throws WrongThreadException          if {@code target} is confined to another thread
-     * @throws UnsupportedOperationException if {@code target} is read-only
      */
     public void writeTo(T source, MemorySegment target, long offset) {
         checkInstance(Objects.requireNonNull(source, "source"));
@@ -185,9 +186,9 @@ public final class BlockCopier<T> {
      * is written.
      *
      * @throws NullPointerException      if an argument or an element is null
-     * @throws IllegalArgumentException  if an element is not exactly of this copier's class
+     * @throws IllegalArgumentException  if an element is not exactly of this copier's class, or {@code target} is read-only
      * @throws IndexOutOfBoundsException if the slots do not fit inside {@code target}
-     * @throws IllegalStateException     as {@link #writeTo}, also WrongThreadException and UnsupportedOperationException
+     * @throws IllegalStateException     as {@link #writeTo}, also WrongThreadException
      */
     public void writeAll(T[] sources, MemorySegment target, long offset) {
         writeAll(Objects.requireNonNull(sources, "sources"), 0, sources.length, target, offset);

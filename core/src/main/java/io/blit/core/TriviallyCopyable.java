@@ -58,7 +58,7 @@ public abstract class TriviallyCopyable {
      * @throws IndexOutOfBoundsException     if {@code [offset, offset + byteSize())} is not inside the segment
      * @throws IllegalStateException         if the segment's arena is closed
      * @throws WrongThreadException          if the segment is confined to another thread
-     * @throws UnsupportedOperationException if the segment is read-only
+     * @throws IllegalArgumentException      if the segment is read-only (the FFM API's exception for that)
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final void writeTo(MemorySegment segment, long offset) {
