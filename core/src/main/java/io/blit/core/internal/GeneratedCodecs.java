@@ -64,11 +64,21 @@ public final class GeneratedCodecs {
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
     public static BlockCodec generate(BlockLayout layout) throws IllegalAccessException {
+        return generate(layout, true);
+    }
+
+    /**
+     * A generated codec for {@code layout}; with {@code allowDirect} false always the method-handle
+     * form (so that tests can compare both forms on the same classes).
+     *
+     * @throws IllegalAccessException if the fields' packages are not open to this module
+     */
+    public static BlockCodec generate(BlockLayout layout, boolean allowDirect) throws IllegalAccessException {
         Class<?> type = layout.type();
         MethodHandles.Lookup typeLookup = privateLookup(type);
         try {
             MethodHandles.Lookup hidden;
-            if (typeLookup.hasFullPrivilegeAccess() && allReachableFromNestOf(layout)) {
+            if (allowDirect && typeLookup.hasFullPrivilegeAccess() && allReachableFromNestOf(layout)) {
                 ClassDesc self = ClassDesc.of(type.getPackageName().isEmpty() ? "BlitCodec" : type.getPackageName() + ".BlitCodec");
                 byte[] bytes = classBytes(self, layout, new FieldAccess.Direct(type.describeConstable().orElseThrow(), layout.fields()));
                 hidden = typeLookup.defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
