@@ -15,12 +15,9 @@ import java.util.List;
 
 /**
  * How generated code reaches a field of the copied object. Chunk methods keep the object in local 0
- * and may use local {@link #TYPED_SLOT} after {@link #prologue}.
+ * ({@link Direct} narrows it there to the exact class, so each access is a one-byte {@code aload_0}).
  */
 sealed interface FieldAccess {
-    /** The local variable that holds the object cast to its exact class (direct access only). */
-    int TYPED_SLOT = 4;
-
     /** Emitted once at the start of each chunk method. */
     void prologue(CodeBuilder cob);
 
@@ -41,18 +38,18 @@ sealed interface FieldAccess {
     record Direct(ClassDesc type, List<FieldSlot> fields) implements FieldAccess {
         @Override
         public void prologue(CodeBuilder cob) {
-            cob.aload(0).checkcast(type).astore(TYPED_SLOT);
+            cob.aload(0).checkcast(type).astore(0);
         }
 
         @Override
         public void load(CodeBuilder cob, int index) {
             FieldSlot field = fields.get(index);
-            cob.aload(TYPED_SLOT).getfield(owner(field), field.name(), descriptor(field));
+            cob.aload(0).getfield(owner(field), field.name(), descriptor(field));
         }
 
         @Override
         public void beforeStore(CodeBuilder cob, int index) {
-            cob.aload(TYPED_SLOT);
+            cob.aload(0);
         }
 
         @Override
