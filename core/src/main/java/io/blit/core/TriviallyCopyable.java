@@ -28,6 +28,8 @@ import java.lang.foreign.MemorySegment;
  * mutable object.
  */
 public abstract class TriviallyCopyable {
+    /** The per-call class lookup, faster than ClassValue alone (see CopierCache). */
+    private static final CopierCache COPIERS = new CopierCache();
 
     /** For subclasses. */
     protected TriviallyCopyable() {
@@ -79,6 +81,6 @@ public abstract class TriviallyCopyable {
     }
 
     private BlockCopier<?> copier() {
-        return BlockCopier.of(getClass());
+        return COPIERS.get(getClass());
     }
 }
