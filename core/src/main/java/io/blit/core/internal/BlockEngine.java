@@ -12,7 +12,11 @@ import java.lang.foreign.MemorySegment;
  * The copy loop: moves a field block between a heap object and a segment in 8-byte words, then a
  * 4-, 2- and 1-byte tail.
  *
- * <p>Why this shape (measurements in {@code docs/copy-engine.md}): {@code Unsafe.copyMemory} refuses
+ * <p>The {@code WORD_LOOP} engine, the fallback for classes that generated code cannot reach. About
+ * four times slower than generated code on JDK 25: the JIT re-runs the segment checks after every raw
+ * object access (docs/copy-engine.md).
+ *
+ * <p>Why this shape: {@code Unsafe.copyMemory} refuses
  * non-array objects on JDK 25, so no single memcpy exists. The object side uses raw word access, which
  * is safe because callers pass a non-null object of the exact class whose verified layout gave
  * {@code start} and {@code length}. The segment side always goes through the {@link MemorySegment}
