@@ -51,7 +51,7 @@ public final class BlockCopier<T> {
             BlockLayout layout = LayoutVerifier.verify(type);
             try {
                 return new BlockCopier<>(type, layout, CopyEngine.GENERATED, GeneratedCodecs.generate(layout));
-            } catch (IllegalAccessException | RuntimeException noAccess) {
+            } catch (IllegalAccessException noAccess) {
                 return new BlockCopier<>(type, layout, CopyEngine.WORD_LOOP, wordLoop(layout));
             }
         }

@@ -1,5 +1,6 @@
 package io.blit.queue.demo;
 
+import io.blit.core.BlockCopier;
 import io.blit.queue.MarketData;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -36,6 +37,7 @@ public final class MappedFileDemo {
         MarketData message = new MarketData();
         long slot = message.byteSize();
         System.out.println(message.layout().describe());
+        System.out.println("engine    " + BlockCopier.of(MarketData.class).engine());
         try (Arena arena = Arena.ofConfined();
              FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
                      StandardOpenOption.READ, StandardOpenOption.WRITE)) {
