@@ -3,6 +3,7 @@ package io.blit.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.layout.testkit.ForkedJvm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -33,11 +34,11 @@ class FreshJvmMappedFileTest {
         }
         assertEquals(MappedFileImage.fileSize(), Files.size(file));
 
-        ForkedJvm.Result child = ForkedJvm.run(directory, MappedFileChild.class, "read", file.toString(), Long.toString(seed));
+        ForkedJvm.Result child = runChild("read", file, seed);
 
         List<String> expected = new ArrayList<>(MappedFileImage.describe(written));
         expected.add("verdict OK");
-        assertEquals(expected, child.linesStartingWith(MappedFileChild.PREFIX), child::describe);
+        assertEquals(expected, linesStartingWith(child, MappedFileChild.PREFIX), child::describe);
         assertEquals(0, child.exitCode(), child::describe);
         assertInheritsThisJvmsLayoutFlags(child);
     }
@@ -47,7 +48,7 @@ class FreshJvmMappedFileTest {
         long seed = 0x5EED_0002L;
         Path file = directory.resolve("child-wrote.bin");
 
-        ForkedJvm.Result child = ForkedJvm.run(directory, MappedFileChild.class, "write", file.toString(), Long.toString(seed));
+        ForkedJvm.Result child = runChild("write", file, seed);
         assertEquals(0, child.exitCode(), child::describe);
         assertEquals(MappedFileImage.fileSize(), Files.size(file));
 
@@ -61,13 +62,26 @@ class FreshJvmMappedFileTest {
         }
         List<String> expected = new ArrayList<>(MappedFileImage.describe(read));
         expected.add("verdict OK");
-        assertEquals(expected, child.linesStartingWith(MappedFileChild.PREFIX), child::describe);
+        assertEquals(expected, linesStartingWith(child, MappedFileChild.PREFIX), child::describe);
         assertInheritsThisJvmsLayoutFlags(child);
+    }
+
+    /** A child JVM with this JVM's -XX flags, so that it lays objects out the same way. */
+    private static ForkedJvm.Result runChild(String mode, Path file, long seed) throws Exception {
+        List<String> options = new ArrayList<>();
+        options.add("--sun-misc-unsafe-memory-access=allow");
+        options.addAll(ForkedJvm.currentXxFlags());
+        return ForkedJvm.run(options, MappedFileChild.class, mode, file.toString(), Long.toString(seed));
+    }
+
+    /** The child's stdout lines that start with {@code prefix}, without it (HotSpot warnings can go to stdout). */
+    private static List<String> linesStartingWith(ForkedJvm.Result child, String prefix) {
+        return child.stdout().lines().filter(line -> line.startsWith(prefix)).map(line -> line.substring(prefix.length())).toList();
     }
 
     /** The describe lines already compare header modes and fingerprints; this names the cause if they differ. */
     private static void assertInheritsThisJvmsLayoutFlags(ForkedJvm.Result child) {
-        List<String> flags = ForkedJvm.inheritedFlags();
+        List<String> flags = ForkedJvm.currentXxFlags();
         assertTrue(child.command().containsAll(flags), child::describe);
         if (System.getProperty("blit.expected.header") != null) {
             assertTrue(flags.stream().anyMatch(f -> f.contains("CompactObjectHeaders") || f.contains("CompressedClassPointers")),

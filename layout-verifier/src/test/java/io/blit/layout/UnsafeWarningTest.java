@@ -1,5 +1,6 @@
 package io.blit.layout;
 
+import io.blit.layout.testkit.ForkedJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package io.blit.layout;
+package io.blit.layout.testkit;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a main class of the test class path in a fresh JVM of the same JDK and returns its exit code,
- * stdout and stderr. Shared by the tests that need a JVM with other flags than their own.
+ * stdout and stderr. Shared by the tests that need a JVM with other flags than their own, in this
+ * module and (through the test jar) in core; in its own package because test classes in
+ * {@code io.blit.layout} would be a split package when core's tests run against the module.
  *
  * <p>The child inherits no {@code JAVA_TOOL_OPTIONS}, {@code JDK_JAVA_OPTIONS} or {@code _JAVA_OPTIONS}
  * (the launcher would echo them on stderr), reads an empty stdin, and is killed if it runs longer than
