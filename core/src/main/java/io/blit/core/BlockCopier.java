@@ -1,6 +1,7 @@
 package io.blit.core;
 
 import io.blit.core.internal.BlockCodec;
+import io.blit.core.internal.ConfinedAccess;
 import io.blit.core.internal.CopyErrors;
 import io.blit.core.internal.GeneratedCodecs;
 import io.blit.core.internal.WordLoopCodec;
@@ -162,7 +163,7 @@ public final class BlockCopier<T> {
     public void writeTo(T source, MemorySegment target, long offset) {
         checkInstance(Objects.requireNonNull(source, "source"));
         checkBounds(Objects.requireNonNull(target, "target"), offset, length);
-        codec.write(source, target, offset);
+        write(source, target, offset);
     }
 
     /**
@@ -177,7 +178,7 @@ public final class BlockCopier<T> {
     public void readFrom(MemorySegment source, long offset, T target) {
         checkBounds(Objects.requireNonNull(source, "source"), offset, length);
         checkInstance(Objects.requireNonNull(target, "target"));
-        codec.read(source, offset, target);
+        read(source, offset, target);
     }
 
     /**
@@ -203,6 +204,13 @@ public final class BlockCopier<T> {
     public void writeAll(T[] sources, int from, int count, MemorySegment target, long offset) {
         checkElements(Objects.requireNonNull(sources, "sources"), from, count, "sources");
         checkBounds(Objects.requireNonNull(target, "target"), offset, slotsSize(count));
+        if (count > 0 && ConfinedAccess.addressable(target, true)) {
+            long address = target.address() + offset;
+            for (int i = from; i < from + count; i++, address += length) {
+                codec.writeRaw(sources[i], address);
+            }
+            return;
+        }
         long slot = offset;
         for (int i = from; i < from + count; i++, slot += length) {
             codec.write(sources[i], target, slot);
@@ -231,6 +239,13 @@ public final class BlockCopier<T> {
     public void readAll(MemorySegment source, long offset, T[] targets, int from, int count) {
         checkElements(Objects.requireNonNull(targets, "targets"), from, count, "targets");
         checkBounds(Objects.requireNonNull(source, "source"), offset, slotsSize(count));
+        if (count > 0 && ConfinedAccess.addressable(source, false)) {
+            long address = source.address() + offset;
+            for (int i = from; i < from + count; i++, address += length) {
+                codec.readRaw(address, targets[i]);
+            }
+            return;
+        }
         long slot = offset;
         for (int i = from; i < from + count; i++, slot += length) {
             codec.read(source, slot, targets[i]);
@@ -240,13 +255,33 @@ public final class BlockCopier<T> {
     /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
     void writeExact(Object source, MemorySegment target, long offset) {
         checkBounds(Objects.requireNonNull(target, "segment"), offset, length);
-        codec.write(source, target, offset);
+        write(source, target, offset);
     }
 
     /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
     void readExact(MemorySegment source, long offset, Object target) {
         checkBounds(Objects.requireNonNull(source, "segment"), offset, length);
-        codec.read(source, offset, target);
+        read(source, offset, target);
+    }
+
+    /**
+     * After the bounds check: one direct copy when the segment is confined to this thread (checked
+     * once, docs/copy-engine.md), else the checked accessors.
+     */
+    private void write(Object source, MemorySegment target, long offset) {
+        if (ConfinedAccess.addressable(target, true)) {
+            codec.writeRaw(source, target.address() + offset);
+        } else {
+            codec.write(source, target, offset);
+        }
+    }
+
+    private void read(MemorySegment source, long offset, Object target) {
+        if (ConfinedAccess.addressable(source, false)) {
+            codec.readRaw(source.address() + offset, target);
+        } else {
+            codec.read(source, offset, target);
+        }
     }
 
     private void checkInstance(Object object) {

@@ -8,11 +8,12 @@ package io.blit.core;
 public enum CopyEngine {
     /**
      * The default: per-class code generated with {@code java.lang.classfile} into a hidden class, one
-     * straight-line {@code MemorySegment} access per field (zeros for padding), fields reached through
-     * constant method handles that the JIT turns into plain field accesses. At the
-     * {@code MemorySegment.copy} floor for MarketData. Uses no {@code sun.misc.Unsafe}. Needs private
-     * access to the class: its package must be open to {@code io.blit.core} (always so on the class
-     * path; in a named module, {@code opens com.acme.messages to io.blit.core}).
+     * straight-line access per field (zeros for padding): plain {@code getfield}/{@code putfield} when
+     * Blit may define a nestmate of the class (both on the class path), constant method handles
+     * otherwise. A segment confined to the calling thread is checked once and then addressed directly;
+     * any other segment through the checked {@code MemorySegment} accessors. Needs private access to
+     * the class: its package must be open to {@code io.blit.core} (always so on the class path; in a
+     * named module, {@code opens com.acme.messages to io.blit.core}).
      */
     GENERATED,
 

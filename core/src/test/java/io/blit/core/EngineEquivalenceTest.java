@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The engines are interchangeable: generated code with direct field access, generated code with
  * method handles, and the Unsafe word loop write byte-identical images (padding included) for every
- * shape, and each reads every other's image back bit for bit. Runs under every header mode.
+ * shape, through the segment API and by address alike, and each reads every other's image back bit
+ * for bit both ways. Runs under every header mode.
  */
 @Tag("jvm-modes")
 class EngineEquivalenceTest {
@@ -56,6 +57,13 @@ class EngineEquivalenceTest {
                     MemorySegment image = arena.allocate(size + 3).asSlice(3); // unaligned on purpose
                     image.fill((byte) 0x5A); // padding must be overwritten with the object's (zero) bytes
                     writer.getValue().write(source, image, 0);
+                    MemorySegment rawImage = arena.allocate(size + 5).asSlice(5);
+                    rawImage.fill((byte) 0x5A);
+                    writer.getValue().writeRaw(source, rawImage.address());
+                    if (rawImage.mismatch(image) != -1) {
+                        fail(writer.getKey() + " wrote another image by address than through the segment API for "
+                                + shape.getSimpleName() + " at block byte " + rawImage.mismatch(image) + "\n" + layout.describe());
+                    }
                     if (reference == null) {
                         reference = image;
                     } else {
@@ -69,6 +77,9 @@ class EngineEquivalenceTest {
                         Object target = random.newFilled(shape);
                         reader.getValue().read(image, 0, target);
                         RandomFields.assertSameBits(source, target, writer.getKey() + " -> " + reader.getKey() + ": ");
+                        Object rawTarget = random.newFilled(shape);
+                        reader.getValue().readRaw(image.address(), rawTarget);
+                        RandomFields.assertSameBits(source, rawTarget, writer.getKey() + " -> " + reader.getKey() + " by address: ");
                     }
                 }
             }

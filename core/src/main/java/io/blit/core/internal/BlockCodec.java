@@ -15,4 +15,14 @@ public interface BlockCodec {
 
     /** Overwrites the fields of {@code object} with the block at {@code offset} of {@code source}. */
     void read(MemorySegment source, long offset, Object object);
+
+    /**
+     * Writes the block of {@code object} to native memory at {@code address}. The caller has checked
+     * that {@code [address, address + length)} lies in a live segment that no other thread can close
+     * during the call.
+     */
+    void writeRaw(Object object, long address);
+
+    /** Overwrites the fields of {@code object} from native memory at {@code address}, checked as for {@link #writeRaw}. */
+    void readRaw(long address, Object object);
 }

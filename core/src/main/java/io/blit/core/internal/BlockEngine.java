@@ -78,4 +78,52 @@ public final class BlockEngine {
             UnsafeAccess.putByte(object, dst, source.get(JAVA_BYTE, src));
         }
     }
+
+    /** Copies {@code length} bytes of {@code object} from {@code start} to native memory at {@code address}. */
+    public static void objectToAddress(Object object, long start, int length, long address) {
+        long src = start;
+        long dst = address;
+        for (int words = length >>> 3; words > 0; words--) {
+            UnsafeAccess.putLong(dst, UnsafeAccess.getLong(object, src));
+            src += Long.BYTES;
+            dst += Long.BYTES;
+        }
+        if ((length & 4) != 0) {
+            UnsafeAccess.putInt(dst, UnsafeAccess.getInt(object, src));
+            src += Integer.BYTES;
+            dst += Integer.BYTES;
+        }
+        if ((length & 2) != 0) {
+            UnsafeAccess.putShort(dst, UnsafeAccess.getShort(object, src));
+            src += Short.BYTES;
+            dst += Short.BYTES;
+        }
+        if ((length & 1) != 0) {
+            UnsafeAccess.putByte(dst, UnsafeAccess.getByte(object, src));
+        }
+    }
+
+    /** Copies {@code length} bytes from native memory at {@code address} into {@code object} from {@code start}. */
+    public static void addressToObject(long address, Object object, long start, int length) {
+        long src = address;
+        long dst = start;
+        for (int words = length >>> 3; words > 0; words--) {
+            UnsafeAccess.putLong(object, dst, UnsafeAccess.getLong(src));
+            src += Long.BYTES;
+            dst += Long.BYTES;
+        }
+        if ((length & 4) != 0) {
+            UnsafeAccess.putInt(object, dst, UnsafeAccess.getInt(src));
+            src += Integer.BYTES;
+            dst += Integer.BYTES;
+        }
+        if ((length & 2) != 0) {
+            UnsafeAccess.putShort(object, dst, UnsafeAccess.getShort(src));
+            src += Short.BYTES;
+            dst += Short.BYTES;
+        }
+        if ((length & 1) != 0) {
+            UnsafeAccess.putByte(object, dst, UnsafeAccess.getByte(src));
+        }
+    }
 }

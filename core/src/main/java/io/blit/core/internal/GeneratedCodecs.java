@@ -36,8 +36,11 @@ import java.util.List;
  *   <li><b>handles</b> — constant method handles from a private lookup, otherwise. Correct everywhere
  *       the package is open to {@code io.blit.core}, slower (docs/copy-engine.md).</li>
  * </ul>
- * No {@code sun.misc.Unsafe} is involved, and every segment access keeps its bounds, liveness and
- * confinement checks.
+ * Each codec has two sets of methods: {@code write}/{@code read} go through the {@code MemorySegment}
+ * accessors (every access checked; used for shared, global, automatic and heap segments), and
+ * {@code writeRaw}/{@code readRaw} address native memory directly through {@code UnsafeAccess}, for
+ * segments that {@link ConfinedAccess} has checked once (confined to the calling thread, alive, large
+ * enough).
  */
 public final class GeneratedCodecs {
     /**
@@ -55,6 +58,11 @@ public final class GeneratedCodecs {
     private static final MethodTypeDesc READ = MethodTypeDesc.of(CD_void, CD_MEMORY_SEGMENT, CD_long, CD_Object);
     /** Chunk methods take (object, segment, offset) in both directions: locals 0, 1, 2-3. */
     private static final MethodTypeDesc CHUNK = MethodTypeDesc.of(CD_void, CD_Object, CD_MEMORY_SEGMENT, CD_long);
+    private static final MethodTypeDesc WRITE_RAW = MethodTypeDesc.of(CD_void, CD_Object, CD_long);
+    private static final MethodTypeDesc READ_RAW = MethodTypeDesc.of(CD_void, CD_long, CD_Object);
+    /** Raw chunk methods take (object, address) in both directions: locals 0, 1-2. */
+    private static final MethodTypeDesc RAW_CHUNK = MethodTypeDesc.of(CD_void, CD_Object, CD_long);
+    private static final ClassDesc CD_UNSAFE_ACCESS = ClassDesc.of("io.blit.layout.internal.UnsafeAccess");
 
     private GeneratedCodecs() {
     }
@@ -153,6 +161,8 @@ public final class GeneratedCodecs {
                     cob -> cob.aload(0).invokespecial(CD_Object, INIT_NAME, MTD_void).return_());
             clb.withMethodBody("write", WRITE, ClassFile.ACC_PUBLIC, cob -> callChunks(cob, self, "write", chunks, 1, 2, 3));
             clb.withMethodBody("read", READ, ClassFile.ACC_PUBLIC, cob -> callChunks(cob, self, "read", chunks, 4, 1, 2));
+            clb.withMethodBody("writeRaw", WRITE_RAW, ClassFile.ACC_PUBLIC, cob -> callRawChunks(cob, self, "writeRaw", chunks, 1, 2));
+            clb.withMethodBody("readRaw", READ_RAW, ClassFile.ACC_PUBLIC, cob -> callRawChunks(cob, self, "readRaw", chunks, 3, 1));
             for (int c = 0; c < chunks; c++) {
                 addChunks(clb, layout, access, c);
             }
@@ -166,12 +176,72 @@ public final class GeneratedCodecs {
         cob.return_();
     }
 
+    private static void callRawChunks(CodeBuilder cob, ClassDesc self, String prefix, int chunks, int object, int address) {
+        for (int c = 0; c < chunks; c++) {
+            cob.aload(object).lload(address).invokestatic(self, prefix + c, RAW_CHUNK);
+        }
+        cob.return_();
+    }
+
     private static void addChunks(ClassBuilder clb, BlockLayout layout, FieldAccess access, int chunk) {
         int from = chunk * FIELDS_PER_CHUNK;
         int to = Math.min(layout.fields().size(), from + FIELDS_PER_CHUNK);
         int flags = ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC;
         clb.withMethodBody("write" + chunk, CHUNK, flags, cob -> writeChunk(cob, layout, access, from, to));
         clb.withMethodBody("read" + chunk, CHUNK, flags, cob -> readChunk(cob, layout, access, from, to));
+        clb.withMethodBody("writeRaw" + chunk, RAW_CHUNK, flags, cob -> writeRawChunk(cob, layout, access, from, to));
+        clb.withMethodBody("readRaw" + chunk, RAW_CHUNK, flags, cob -> readRawChunk(cob, layout, access, from, to));
+    }
+
+    /** Writes fields [from, to) and zeros for their padding to the address in locals 1-2. */
+    private static void writeRawChunk(CodeBuilder cob, BlockLayout layout, FieldAccess access, int from, int to) {
+        List<FieldSlot> fields = layout.fields();
+        access.prologue(cob);
+        for (int i = from; i < to; i++) {
+            FieldSlot field = fields.get(i);
+            address(cob, field.offset() - layout.start());
+            access.load(cob, i);
+            rawAccess(cob, field.type(), true);
+            int paddingEnd = i + 1 < fields.size() ? fields.get(i + 1).offset() : field.end();
+            for (int pad = field.end(); pad < paddingEnd; pad++) {
+                address(cob, pad - layout.start());
+                cob.iconst_0();
+                rawAccess(cob, FieldType.BYTE, true);
+            }
+        }
+        cob.return_();
+    }
+
+    /** Reads fields [from, to) from the address in locals 1-2. */
+    private static void readRawChunk(CodeBuilder cob, BlockLayout layout, FieldAccess access, int from, int to) {
+        List<FieldSlot> fields = layout.fields();
+        access.prologue(cob);
+        for (int i = from; i < to; i++) {
+            FieldSlot field = fields.get(i);
+            access.beforeStore(cob, i);
+            address(cob, field.offset() - layout.start());
+            rawAccess(cob, field.type(), false);
+            access.store(cob, i);
+        }
+        cob.return_();
+    }
+
+    private static void address(CodeBuilder cob, int delta) {
+        cob.lload(1);
+        if (delta != 0) {
+            cob.ldc((long) delta).ladd();
+        }
+    }
+
+    /** {@code UnsafeAccess.put<Type>(long, value)} or {@code get<Type>(long)}. */
+    private static void rawAccess(CodeBuilder cob, FieldType type, boolean put) {
+        ClassDesc value = type.javaType().describeConstable().orElseThrow();
+        String name = Character.toUpperCase(type.keyword().charAt(0)) + type.keyword().substring(1);
+        if (put) {
+            cob.invokestatic(CD_UNSAFE_ACCESS, "put" + name, MethodTypeDesc.of(CD_void, CD_long, value));
+        } else {
+            cob.invokestatic(CD_UNSAFE_ACCESS, "get" + name, MethodTypeDesc.of(value, CD_long));
+        }
     }
 
     /** Writes fields [from, to), and zeros for the padding after each. */

@@ -13,4 +13,14 @@ public record WordLoopCodec(long start, int length) implements BlockCodec {
     public void read(MemorySegment source, long offset, Object object) {
         BlockEngine.segmentToObject(source, offset, object, start, length);
     }
+
+    @Override
+    public void writeRaw(Object object, long address) {
+        BlockEngine.objectToAddress(object, start, length, address);
+    }
+
+    @Override
+    public void readRaw(long address, Object object) {
+        BlockEngine.addressToObject(address, object, start, length);
+    }
 }

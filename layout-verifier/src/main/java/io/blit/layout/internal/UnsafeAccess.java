@@ -9,8 +9,9 @@ import sun.misc.Unsafe;
  * <p><b>Contract: this class checks nothing.</b> Every caller validates first (a non-null object of
  * the exact class whose layout supplied the offset, an offset inside that layout's field block) and
  * then makes one call here. The object-side accessors touch only heap objects; segment memory is
- * always accessed through the {@code MemorySegment} API so that its bounds, liveness and thread
- * checks apply.
+ * accessed through the {@code MemorySegment} API so that its bounds, liveness and thread checks
+ * apply, except by absolute address after the caller has checked, through that API, that the segment
+ * is alive, confined to the calling thread (so nothing can close it during the call) and large enough.
  *
  * <p>On JDK 24+ the first call prints the JDK's "terminally deprecated" warning unless the JVM runs
  * with {@code --sun-misc-unsafe-memory-access=allow}; with {@code deny} the calls throw
@@ -70,5 +71,73 @@ public final class UnsafeAccess {
 
     public static void putByte(Object object, long offset, byte value) {
         UNSAFE.putByte(object, offset, value);
+    }
+
+    // Raw native memory by absolute address: only for memory the caller has proven alive and not
+    // closable during the call (a segment confined to the calling thread, checked just before).
+
+    public static long getLong(long address) {
+        return UNSAFE.getLong(address);
+    }
+
+    public static void putLong(long address, long value) {
+        UNSAFE.putLong(address, value);
+    }
+
+    public static double getDouble(long address) {
+        return UNSAFE.getDouble(address);
+    }
+
+    public static void putDouble(long address, double value) {
+        UNSAFE.putDouble(address, value);
+    }
+
+    public static int getInt(long address) {
+        return UNSAFE.getInt(address);
+    }
+
+    public static void putInt(long address, int value) {
+        UNSAFE.putInt(address, value);
+    }
+
+    public static float getFloat(long address) {
+        return UNSAFE.getFloat(address);
+    }
+
+    public static void putFloat(long address, float value) {
+        UNSAFE.putFloat(address, value);
+    }
+
+    public static short getShort(long address) {
+        return UNSAFE.getShort(address);
+    }
+
+    public static void putShort(long address, short value) {
+        UNSAFE.putShort(address, value);
+    }
+
+    public static char getChar(long address) {
+        return UNSAFE.getChar(address);
+    }
+
+    public static void putChar(long address, char value) {
+        UNSAFE.putChar(address, value);
+    }
+
+    public static byte getByte(long address) {
+        return UNSAFE.getByte(address);
+    }
+
+    public static void putByte(long address, byte value) {
+        UNSAFE.putByte(address, value);
+    }
+
+    /** A boolean as the JVM and the FFM API store it: one byte, 1 or 0; any non-zero byte reads as true. */
+    public static boolean getBoolean(long address) {
+        return UNSAFE.getByte(address) != 0;
+    }
+
+    public static void putBoolean(long address, boolean value) {
+        UNSAFE.putByte(address, value ? (byte) 1 : (byte) 0);
     }
 }
