@@ -42,7 +42,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *   <li>{@code --quick}: 1 × 100 ms warm-up, 3 × 100 ms measurement (three, the fewest for which JMH
  *       computes a score error), 1 fork, sweep sizes 144 and 4096 only; output in
  *       {@code benchmarks/target/quick-results}. A smoke test, not a measurement: it exits with status
- *       1 if any benchmark of the included classes produced no number. It asserts nothing about speed.
+ *       1 if any benchmark of the included classes produced no number. It asserts nothing about speed,
+ *       and it ignores JMH's one-run-per-machine lock, which a full run respects.
  * </ul>
  * Default output directories are relative to the working directory, meant to be the repository root
  * (where {@code benchmarks/run.sh} and the Maven executions start it).
@@ -93,6 +94,12 @@ public final class BenchmarkSuite {
         Map<String, Integer> sizes = SerializedSizes.perVariant(); // before the long run: fail fast
         Options options = options(quick, out.resolve("jmh-result.json"));
 
+        if (quick) {
+            // JMH allows one run per machine (a lock file) and fails at once if another holds it. A smoke
+            // run measures nothing, so it must not fail a build because someone else is benchmarking;
+            // it ignores the lock. Read once, when Runner is initialised: set it before the first use.
+            System.setProperty("jmh.ignoreLock", "true");
+        }
         long started = System.nanoTime();
         Collection<RunResult> runResults;
         try {

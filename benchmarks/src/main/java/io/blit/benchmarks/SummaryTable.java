@@ -24,6 +24,9 @@ final class SummaryTable {
     static void print(PrintStream out, RunInfo info, List<Score> results) {
         out.printf(Locale.ROOT, "%nBlit benchmark suite, mode %s%nJDK %s%nCPU %s%n", info.mode(), info.jdk(), info.cpu());
         out.printf(Locale.ROOT, "%nMarketData (ns/op ± score error)%n%-16s %24s %24s %7s%n", "variant", "write", "read", "bytes");
+        if (Score.variants(results, MARKETDATA).isEmpty()) {
+            out.println("(no results)");
+        }
         for (String variant : Score.variants(results, MARKETDATA)) {
             Optional<Score> write = Score.find(results, MARKETDATA, variant, WRITE, 0);
             Optional<Score> read = Score.find(results, MARKETDATA, variant, READ, 0);
@@ -32,6 +35,9 @@ final class SummaryTable {
         }
         out.printf(Locale.ROOT, "%nBlock-size sweep (ns/op ± score error; GB/s = bytes / ns)%n%-16s %6s %24s %24s %10s %10s%n",
                 "variant", "bytes", "write", "read", "write GB/s", "read GB/s");
+        if (Score.variants(results, SWEEP).isEmpty()) {
+            out.println("(no results)");
+        }
         for (String variant : Score.variants(results, SWEEP)) {
             TreeSet<Integer> sizes = new TreeSet<>();
             results.stream().filter(m -> m.id().suite().equals(SWEEP) && m.id().variant().equals(variant))
