@@ -51,6 +51,13 @@ public final class GeneratedCodecs {
      */
     private static final int FIELDS_PER_CHUNK = 48;
 
+    /**
+     * Above this many fields the by-address copy uses the word loop instead of generated code: C1 gives
+     * up on generated methods of hundreds of fields ("out of virtual registers"), which then run
+     * interpreted until C2 compiles them seconds later (SizeSweepBenchmark, 512 fields).
+     */
+    private static final int WORD_LOOP_ABOVE_FIELDS = 64;
+
     private static final ClassDesc CD_MEMORY_SEGMENT = ClassDesc.of("java.lang.foreign.MemorySegment");
     private static final ClassDesc CD_VALUE_LAYOUT = ClassDesc.of("java.lang.foreign.ValueLayout");
     private static final ClassDesc CD_BLOCK_CODEC = ClassDesc.of(BlockCodec.class.getName());
@@ -73,7 +80,11 @@ public final class GeneratedCodecs {
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
     public static BlockCodec generate(BlockLayout layout) throws IllegalAccessException {
-        return generate(layout, true);
+        BlockCodec generated = generate(layout, true);
+        if (layout.fields().size() <= WORD_LOOP_ABOVE_FIELDS) {
+            return generated;
+        }
+        return new SplitCodec(generated, new WordLoopCodec(layout.start(), layout.length()));
     }
 
     /**
