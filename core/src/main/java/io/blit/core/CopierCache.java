@@ -12,8 +12,8 @@ import java.util.Arrays;
  * ancestors (which cannot be unloaded while Blit is loaded) are cached here; others always go through
  * {@code ClassValue}.
  *
- * <p>Thread-safe: readers see either the old or the new table (a volatile reference to an immutable
- * table); writers are serialised. A lost race only means a later call adds the class again.
+ * <p>Thread-safe: readers see either an old or the new table, each immutable and safely published
+ * through final fields; writers are serialised. A stale or lost update only costs a miss.
  */
 final class CopierCache {
     private static final int MAX_PROBES = 8;
@@ -22,7 +22,13 @@ final class CopierCache {
     private record Table(Class<?>[] keys, BlockCopier<?>[] values) {
     }
 
-    private volatile Table table = new Table(new Class<?>[16], new BlockCopier<?>[16]);
+    /**
+     * Deliberately not volatile: a volatile load on every copy would keep the JIT from hoisting
+     * anything across it. A {@link Table} is safely published through a data race, because its arrays
+     * are filled before the constructor stores them in final fields (JLS 17.5); a reader that still
+     * sees an older table merely misses and takes the {@code ClassValue} path.
+     */
+    private Table table = new Table(new Class<?>[16], new BlockCopier<?>[16]);
 
     /** The copier of {@code type}: from the table when present, else from {@link BlockCopier#of}. */
     BlockCopier<?> get(Class<?> type) {
