@@ -13,29 +13,8 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The binary form of a {@link LayoutDescriptor}, for file headers. All integers little-endian,
- * whatever the platform; all strings a u16 byte count then that many bytes of UTF-8.
- * <pre>
- *  offset  size  content
- *  0       4     magic, the bytes 'B' 'L' 'Y' 'D'
- *  4       2     format version, u16 = 1; any other version is rejected
- *  6       2     field count N, u16, 1..65535
- *  8       4     encoded size S, i32: every byte from offset 0 to the end of the checksum
- *  12      4     start, i32 &gt;= 0
- *  16      4     length, i32 &gt;= 1
- *  20      4     JVM object header size, i32 &gt;= 1
- *  24      4     JVM object alignment, i32 &gt;= 1
- *  28      1     flags: bit 0 compact object headers, bit 1 compressed class pointers; others 0
- *  29      8     fingerprint: its 16 hex digits as 8 bytes
- *  37      var   class name (1..1024 bytes), JVM name (0..1024), JVM version (0..1024)
- *  ...     var   N fields, by offset: name (1..1024 bytes), declaring class name (1..1024),
- *                type u8 (0 boolean, 1 byte, 2 char, 3 short, 4 int, 5 float, 6 long, 7 double),
- *                offset i32 &gt;= 0
- *  S-4     4     CRC32C of bytes [0, S-4)
- * </pre>
- * Decoding checks, in order: that each read lies inside the segment, magic, version, count, size,
- * checksum, then every value, that the fields end exactly at the checksum, and last the descriptor's
- * own invariants (which recompute the fingerprint). Stateless; thread-safe.
+ * The binary form of a {@link LayoutDescriptor}, as its class comment documents it byte by byte.
+ * Error messages are built here, through {@link #corrupt(long, String)}. Stateless; thread-safe.
  */
 final class DescriptorCodec {
     static final int MAGIC = 'B' | 'L' << 8 | 'Y' << 16 | 'D' << 24;

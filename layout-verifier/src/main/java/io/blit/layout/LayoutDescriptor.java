@@ -16,10 +16,35 @@ import java.util.Objects;
  * them), so a descriptor that exists is self-consistent, whether built from a layout or decoded.
  *
  * <h2>Binary encoding</h2>
- * {@link #encodeTo(MemorySegment, long)} writes, and {@link #decode(MemorySegment, long)} reads, the
- * versioned, checksummed, little-endian format that {@link DescriptorCodec} documents byte by byte.
- * It does not depend on the platform's byte order. Decoding validates everything and throws
- * {@link CorruptDescriptorException}, naming the byte offset, for any input it did not write.
+ * {@link #encodeTo(MemorySegment, long)} writes, and {@link #decode(MemorySegment, long)} reads, this
+ * versioned and checksummed format, for file headers. Every integer is little-endian whatever the
+ * platform; every string is a u16 byte count, then that many bytes of UTF-8. Offsets count from the
+ * descriptor's first byte.
+ * <pre>
+ *  offset  size  content
+ *  0       4     magic, the bytes 'B' 'L' 'Y' 'D'
+ *  4       2     format version, u16 = 1; any other version is rejected
+ *  6       2     field count N, u16, 1..65535
+ *  8       4     encoded size S, i32: every byte from offset 0 to the end of the checksum
+ *  12      4     start, i32 &gt;= 0
+ *  16      4     length, i32 &gt;= 1
+ *  20      4     JVM object header size, i32 &gt;= 1
+ *  24      4     JVM object alignment, i32 &gt;= 1
+ *  28      1     flags: bit 0 compact object headers, bit 1 compressed class pointers; others 0
+ *  29      8     fingerprint: its 16 hex digits as 8 bytes
+ *  37      var   class name (1..1024 bytes), JVM name (0..1024), JVM version (0..1024)
+ *  ...     var   N fields, by offset: name (1..1024 bytes), declaring class name (1..1024),
+ *                type u8 (0 boolean, 1 byte, 2 char, 3 short, 4 int, 5 float, 6 long, 7 double),
+ *                offset i32 &gt;= 0
+ *  S-4     4     CRC32C of bytes [0, S-4)
+ * </pre>
+ * The fingerprint covers field names, types and relative offsets and the length; the CRC32C covers
+ * every byte, so that no single corrupted byte (indeed no error burst up to 32 bits) goes unnoticed,
+ * including in the names and JVM facts the fingerprint does not cover. Decoding checks, in order:
+ * that each read lies inside the segment, magic, version, count, size, checksum, then every value,
+ * that the fields end exactly at the checksum, and last this record's invariants (which recompute
+ * the fingerprint). Any failure is a {@link CorruptDescriptorException} naming the byte offset; a
+ * format version other than 1 is rejected, not guessed at.
  *
  * @param className   the binary name of the class, as {@link Class#getName()}
  * @param start       offset of the first field byte, from the start of the object

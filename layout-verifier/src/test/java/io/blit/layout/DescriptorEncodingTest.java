@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,9 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DescriptorEncodingTest {
     private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    static Stream<LayoutDescriptor> descriptors() {
-        return Stream.concat(Stream.of(LayoutDescriptorTest.handBuilt()),
-                Shapes.ALL.stream().map(c -> LayoutVerifier.verify(c).descriptor()));
+    static Stream<Named<LayoutDescriptor>> descriptors() {
+        return Stream.concat(Stream.of(LayoutDescriptorTest.handBuilt()), Shapes.ALL.stream().map(c -> LayoutVerifier.verify(c).descriptor()))
+                .map(d -> Named.of(d.className().substring(d.className().lastIndexOf('.') + 1), d));
     }
 
     static byte[] encode(LayoutDescriptor descriptor) {
