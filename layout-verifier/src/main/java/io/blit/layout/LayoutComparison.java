@@ -26,11 +26,18 @@ import java.util.Objects;
  */
 public record LayoutComparison(LayoutDescriptor writer, LayoutDescriptor reader, List<LayoutDifference> differences) {
 
-    /** @throws NullPointerException if any component is null */
+    /**
+     * @throws NullPointerException     if any component is null
+     * @throws IllegalArgumentException if the differences are empty but the fingerprints differ, or the reverse
+     */
     public LayoutComparison {
         Objects.requireNonNull(writer, "writer");
         Objects.requireNonNull(reader, "reader");
         differences = List.copyOf(differences);
+        if (differences.isEmpty() != writer.fingerprint().equals(reader.fingerprint())) {
+            throw new IllegalArgumentException("writer " + writer.className() + " fingerprint " + writer.fingerprint() + ", reader "
+                    + reader.className() + " fingerprint " + reader.fingerprint() + ", but differences " + differences);
+        }
     }
 
     /** Compares the two layouts; see the class comment for how fields are matched. */
