@@ -1,10 +1,6 @@
 package io.blit.layout;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 
@@ -37,9 +33,6 @@ public record BlockLayout(Class<?> type,
                           List<PaddingGap> padding,
                           JvmFacts jvm,
                           String fingerprint) {
-
-    /** Version tag hashed into every fingerprint; bump it only if the hashed content changes. */
-    private static final String FINGERPRINT_FORMAT = "blit-layout-v1";
 
     /**
      * @throws NullPointerException     if any component is null
@@ -99,6 +92,11 @@ public record BlockLayout(Class<?> type,
         int start = sorted.getFirst().offset();
         int length = sorted.getLast().end() - start;
         return new BlockLayout(type, start, length, sorted, gapsBetween(sorted), jvm, fingerprintOf(sorted, start, length));
+    }
+
+    /** This layout without its class: what a file header stores and a class-free reader compares. */
+    public LayoutDescriptor descriptor() {
+        return LayoutDescriptor.of(this);
     }
 
     /** The first offset after the block. */
@@ -179,17 +177,6 @@ public record BlockLayout(Class<?> type,
     }
 
     private static String fingerprintOf(List<FieldSlot> sortedFields, int start, int length) {
-        StringBuilder canonical = new StringBuilder(FINGERPRINT_FORMAT).append('\n');
-        for (FieldSlot field : sortedFields) {
-            canonical.append(field.name()).append(':').append(field.type().keyword())
-                    .append(':').append(field.offset() - start).append('\n');
-        }
-        canonical.append("length:").append(length);
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError("every JDK provides SHA-256", e);
-        }
+        return Fingerprint.of(sortedFields, FieldSlot::name, FieldSlot::type, FieldSlot::offset, start, length);
     }
 }
