@@ -1,6 +1,7 @@
 package io.blit.queue;
 
 import io.blit.core.BlockCopier;
+import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentHeader;
@@ -138,6 +139,7 @@ public final class Appender<T> implements AutoCloseable {
                     fits ? claimWord : RecordHeader.padding(pid));
             if (witness == 0L) {
                 if (fits) {
+                    Checkpoints.record(segment, ordinal, position);
                     return file.firstIndex() + ordinal;
                 }
                 roll();

@@ -1,5 +1,6 @@
 package io.blit.queue;
 
+import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentFiles;
@@ -24,8 +25,8 @@ import java.util.Objects;
  *       A record left CLAIMED for longer than the queue's abandon grace by a process that is no longer alive is
  *       marked ABANDONED by the tailer that notices (pid reuse within the grace is not detected). A record
  *       CLAIMED by a live process blocks the tailer, as it must to keep order, until it is committed.</li>
- *   <li><b>Cost.</b> Starting from an index walks the headers of its file from the first record
- *       (O(records before it in that file): checkpoints are not built yet); reading allocates nothing except
+ *   <li><b>Cost.</b> Starting from an index walks at most 4095 record headers from the nearest checkpoint of
+ *       its file (more if that checkpoint's claimer died before writing it); reading allocates nothing except
  *       when moving to the next file.</li>
  * </ul>
  *
@@ -69,7 +70,7 @@ public final class Tailer<T> implements AutoCloseable {
     }
 
     /**
-     * Walks from the start of the file holding {@code target} to it, or to the end of the queue (the first
+     * Walks from the nearest checkpoint before {@code target} in the file holding it to it, or to the end of the queue (the first
      * empty or still CLAIMED record) for {@code Long.MAX_VALUE}. Maps files in a temporary arena of this thread.
      */
     private static <T> Tailer<T> seek(BlitQueue<T> queue, long target) {
@@ -85,6 +86,9 @@ public final class Tailer<T> implements AutoCloseable {
         while (true) {
             boolean nextFile = false;
             try (MappedSegment file = new MappedSegment(queue.file(first))) {
+                int checkpoint = Checkpoints.nearest(file.segment(), target == Long.MAX_VALUE ? target : target - first);
+                position = Checkpoints.position(file, checkpoint);
+                index = first + ((long) checkpoint << Checkpoints.INTERVAL_SHIFT);
                 while (index < target) {
                     if (position + RecordHeader.LENGTH > file.size()) {
                         nextFile = true;
@@ -107,7 +111,6 @@ public final class Tailer<T> implements AutoCloseable {
                 return new Tailer<>(queue, first, position, index);
             }
             first = index;
-            position = SegmentHeader.RECORDS_START;
         }
     }
 
@@ -121,11 +124,17 @@ public final class Tailer<T> implements AutoCloseable {
     public boolean readNext(T into) {
         Objects.requireNonNull(into, "into");
         var copier = queue.copier();
-        if (advance() < 0) {
+        int payload = advance();
+        if (payload < 0) {
             return false;
         }
+        long length = copier.byteSize();
+        if (payload != length) {
+            throw new QueueCorruptedException(file.info().file(), position, "record of " + payload
+                    + " bytes where the " + length + "-byte block of " + queue.type().getName() + " was expected");
+        }
         copier.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
-        step(copier.byteSize());
+        step(length);
         return true;
     }
 
