@@ -3,6 +3,7 @@ package io.blit.queue;
 import io.blit.core.BlockCopier;
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
@@ -79,11 +80,10 @@ public final class Appender<T> implements AutoCloseable {
         long size = payload.byteSize();
         int fixed = queue.fixedPayloadLength();
         if (fixed >= 0 && size != fixed) {
-            throw new IllegalArgumentException("payload of " + size + " bytes; this queue's messages are " + fixed + " bytes");
+            throw QueueErrors.wrongPayloadLength(size, fixed);
         }
         if (size > queue.maxPayload()) {
-            throw new IllegalArgumentException("payload of " + size + " bytes; a segment file holds at most "
-                    + queue.maxPayload());
+            throw QueueErrors.messageTooLarge(size, queue.segmentSize());
         }
         int length = (int) size;
         long index = claim(length);
@@ -182,7 +182,7 @@ public final class Appender<T> implements AutoCloseable {
 
     private void ensureOpen() {
         if (closed) {
-            throw new IllegalStateException("appender of " + queue.directory() + " is closed");
+            throw QueueErrors.closed("appender", queue.directory());
         }
     }
 }

@@ -3,6 +3,7 @@ package io.blit.queue;
 import io.blit.core.BlockCopier;
 import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
@@ -36,7 +37,8 @@ import java.util.Set;
  *   <li><b>Validation.</b> Opening validates the header of every segment file (magic, version, CRC32C, size,
  *       first index) and throws {@link QueueCorruptedException} naming the file and offset; a message class
  *       whose layout differs from the one stored throws {@link LayoutMismatchException} listing the fields.
- *       Files whose names are not {@code segment-<20 digits>.blitq} are ignored.</li>
+ *       Files whose names are not {@code segment-<20 digits>.blitq} are ignored, except the temporaries of
+ *       creators that died, which are deleted.</li>
  *   <li><b>Ordering.</b> Every message gets a unique, contiguous index. A message is visible to tailers when its
  *       appender's release store of the header word is seen by their acquire load; its payload then is too.</li>
  *   <li><b>Thread-safety.</b> This object may be shared; {@link Appender}s and {@link Tailer}s may not: each
@@ -67,11 +69,10 @@ public final class BlitQueue<T> implements AutoCloseable {
          */
         public Options {
             if (segmentSize < SegmentHeader.MIN_SEGMENT_SIZE || segmentSize % 4096 != 0) {
-                throw new IllegalArgumentException("segment size " + segmentSize + " must be a multiple of 4096 and at least "
-                        + SegmentHeader.MIN_SEGMENT_SIZE);
+                throw QueueErrors.badSegmentSize(segmentSize);
             }
             if (abandonGrace.isNegative()) {
-                throw new IllegalArgumentException("abandon grace " + abandonGrace + " is negative");
+                throw QueueErrors.negativeGrace(abandonGrace);
             }
         }
 
@@ -101,6 +102,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create queue directory " + dir, e);
         }
+        SegmentFiles.deleteStaleTemporaries(dir);
         long[] firsts = SegmentFiles.list(dir);
         LayoutDescriptor mine = copier == null ? null : copier.layout().descriptor();
         if (firsts.length == 0) {
@@ -117,8 +119,7 @@ public final class BlitQueue<T> implements AutoCloseable {
             check(SegmentFiles.readHeader(dir, first));
         }
         if (descriptor != null && maxPayload() < descriptor.length()) {
-            throw new IllegalArgumentException("a " + descriptor.length() + "-byte message does not fit in a "
-                    + segmentSize + "-byte segment file");
+            throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
         }
     }
 
@@ -207,8 +208,7 @@ public final class BlitQueue<T> implements AutoCloseable {
             }
         }
         if (!failures.isEmpty()) {
-            IllegalStateException failure = new IllegalStateException(failures.size()
-                    + " appenders or tailers could not be closed from thread " + Thread.currentThread().getName());
+            IllegalStateException failure = QueueErrors.notClosable(failures.size(), Thread.currentThread().getName());
             failures.forEach(failure::addSuppressed);
             throw failure;
         }
@@ -222,7 +222,7 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     BlockCopier<T> copier() {
         if (copier == null) {
-            throw new IllegalStateException("queue " + dir + " is opened raw: use the MemorySegment methods");
+            throw QueueErrors.openedRaw(dir);
         }
         return copier;
     }
@@ -264,7 +264,7 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     private synchronized <C extends AutoCloseable> C register(C cursor) {
         if (closed) {
-            throw new IllegalStateException("queue " + dir + " is closed");
+            throw QueueErrors.closed("queue", dir);
         }
         cursors.add(cursor);
         return cursor;
@@ -273,18 +273,16 @@ public final class BlitQueue<T> implements AutoCloseable {
     private SegmentHeader.Info check(SegmentHeader.Info info) {
         if (descriptor == null) {
             if (!info.raw()) {
-                throw new LayoutMismatchException("queue file " + info.file() + " holds " + info.descriptor().className()
-                        + " messages, but the queue was opened as raw bytes");
+                throw QueueErrors.typedFileOpenedRaw(info.file(), info.descriptor().className());
             }
             return info;
         }
         if (info.raw()) {
-            throw new LayoutMismatchException("queue file " + info.file() + " holds raw bytes, not "
-                    + descriptor.className() + " messages");
+            throw QueueErrors.rawFileOpenedTyped(info.file(), descriptor.className());
         }
         LayoutComparison comparison = info.descriptor().compatibility(descriptor);
         if (!comparison.identical()) {
-            throw new LayoutMismatchException("queue file " + info.file() + ": " + comparison.report());
+            throw QueueErrors.layoutMismatch(info.file(), comparison);
         }
         return info;
     }

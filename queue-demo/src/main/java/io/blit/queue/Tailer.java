@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
@@ -63,8 +64,7 @@ public final class Tailer<T> implements AutoCloseable {
     static <T> Tailer<T> atIndex(BlitQueue<T> queue, long target) {
         Tailer<T> tailer = seek(queue, target);
         if (tailer.index != target) {
-            throw new IllegalArgumentException("index " + target + " is beyond the end of queue " + queue.directory()
-                    + " (next index " + tailer.index + ")");
+            throw QueueErrors.indexBeyondEnd(queue.directory(), target, tailer.index);
         }
         return tailer;
     }
@@ -77,8 +77,7 @@ public final class Tailer<T> implements AutoCloseable {
         long[] firsts = queue.files();
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {
-            throw new IllegalArgumentException("index " + target + " is before the first file of queue "
-                    + queue.directory() + " (first index " + firsts[0] + ")");
+            throw QueueErrors.indexBeforeStart(queue.directory(), target, firsts[0]);
         }
         long first = firsts[at];
         long position = SegmentHeader.RECORDS_START;
@@ -130,8 +129,7 @@ public final class Tailer<T> implements AutoCloseable {
         }
         long length = copier.byteSize();
         if (payload != length) {
-            throw new QueueCorruptedException(file.info().file(), position, "record of " + payload
-                    + " bytes where the " + length + "-byte block of " + queue.type().getName() + " was expected");
+            throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
         }
         copier.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
         step(length);
@@ -151,8 +149,7 @@ public final class Tailer<T> implements AutoCloseable {
             return -1;
         }
         if (length > into.byteSize()) {
-            throw new IllegalArgumentException("message " + index + " is " + length + " bytes; the target holds "
-                    + into.byteSize());
+            throw QueueErrors.targetTooSmall(index, length, into.byteSize());
         }
         MemorySegment.copy(file.segment(), position + RecordHeader.LENGTH, into, 0, length);
         step(length);
@@ -196,7 +193,7 @@ public final class Tailer<T> implements AutoCloseable {
     /** Moves to the next COMMITTED message record; returns its payload length, or -1 if there is none yet. */
     private int advance() {
         if (closed) {
-            throw new IllegalStateException("tailer of " + queue.directory() + " is closed");
+            throw QueueErrors.closed("tailer", queue.directory());
         }
         if (file == null) {
             file = new MappedSegment(queue.file(fileFirst));

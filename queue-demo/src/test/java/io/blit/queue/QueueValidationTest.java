@@ -128,6 +128,20 @@ class QueueValidationTest {
     }
 
     @Test
+    void temporariesOfDeadCreatorsAreDeletedOnOpenAndThoseOfLiveOnesKept() throws Exception {
+        createMarketDataQueue();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path stale = dir.resolve("segment-00000000000000000400.blitq.tmp-" + gone.pid() + "-1");
+        Path live = dir.resolve("segment-00000000000000000400.blitq.tmp-" + ProcessHandle.current().pid() + "-99");
+        Files.write(stale, new byte[10]);
+        Files.write(live, new byte[10]);
+        BlitQueue.open(dir, MarketData.class).close();
+        assertTrue(Files.notExists(stale), "dead creator's temporary deleted");
+        assertTrue(Files.exists(live), "live creator's temporary kept");
+    }
+
+    @Test
     void aRecordHeaderPointingPastTheFileEndIsReportedAtItsOffset() throws IOException {
         Path file = createMarketDataQueue();
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {

@@ -1,6 +1,5 @@
 package io.blit.queue.internal;
 
-import io.blit.queue.QueueCorruptedException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -63,7 +62,7 @@ public final class Checkpoints {
     /**
      * Where the record of ordinal {@code k * 4096} starts, slot {@code k} being written (or 0).
      *
-     * @throws QueueCorruptedException if the slot holds a position outside the records or not 8-byte aligned
+     * @throws io.blit.queue.QueueCorruptedException if the slot holds a position outside the records or not 8-byte aligned
      */
     public static long position(MappedSegment file, int k) {
         if (k == 0) {
@@ -71,8 +70,7 @@ public final class Checkpoints {
         }
         long position = Integer.toUnsignedLong(slot(file.segment(), k));
         if (position < SegmentHeader.RECORDS_START || position >= file.size() || (position & 7) != 0) {
-            throw new QueueCorruptedException(file.info().file(), AREA_OFFSET + (long) k * Integer.BYTES,
-                    "checkpoint " + k + " holds position " + position + ", outside the records or not 8-byte aligned");
+            throw QueueErrors.badCheckpoint(file.info().file(), AREA_OFFSET + (long) k * Integer.BYTES, k, position);
         }
         return position;
     }

@@ -1,6 +1,5 @@
 package io.blit.queue.internal;
 
-import io.blit.queue.QueueCorruptedException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -44,13 +43,12 @@ public final class MappedSegment implements AutoCloseable {
     /**
      * The payload length of the non-empty header {@code word} at {@code position}, checked to lie in the file.
      *
-     * @throws QueueCorruptedException if the record would extend past the end of the file
+     * @throws io.blit.queue.QueueCorruptedException if the record would extend past the end of the file
      */
     public int checkedLength(long word, long position) {
         int length = RecordHeader.length(word);
         if (length < 0 || position + RecordHeader.recordLength(length & RecordHeader.LENGTH_MASK) > info.segmentSize()) {
-            throw new QueueCorruptedException(info.file(), position, "record header " + RecordHeader.describe(word)
-                    + " extends past the end of the " + info.segmentSize() + "-byte file");
+            throw QueueErrors.recordPastEnd(info.file(), position, word, info.segmentSize());
         }
         return length;
     }

@@ -28,6 +28,7 @@ import java.util.stream.Stream;
  */
 public final class SegmentFiles {
     private static final Pattern NAME = Pattern.compile("segment-(\\d{20})\\.blitq");
+    private static final Pattern TEMPORARY = Pattern.compile("segment-\\d{20}\\.blitq\\.tmp-(\\d+)-\\d+");
 
     private SegmentFiles() {
     }
@@ -48,6 +49,28 @@ public final class SegmentFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list queue directory " + dir, e);
         }
+    }
+
+    /**
+     * Deletes the temporaries ({@code <name>.tmp-<pid>-<thread id>}) left by creators whose process is no
+     * longer alive; those of live processes may be in use and are left alone.
+     *
+     * @return how many were deleted
+     */
+    public static int deleteStaleTemporaries(Path dir) {
+        int deleted = 0;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Matcher m = TEMPORARY.matcher(file.getFileName().toString());
+                if (m.matches() && !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false)
+                        && Files.deleteIfExists(file)) {
+                    deleted++;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list queue directory " + dir, e);
+        }
+        return deleted;
     }
 
     /** Index into {@code firsts} of the file that holds {@code index}: the last first index not above it, or -1. */

@@ -77,8 +77,7 @@ public final class SegmentHeader {
         int descriptorLength = descriptor == null ? 0 : descriptor.encodedSize();
         int headerLength = DESCRIPTOR_OFFSET + descriptorLength;
         if (headerLength + 4 > HEADER_AREA) {
-            throw new IllegalArgumentException("layout descriptor of " + descriptor.className() + " is "
-                    + descriptorLength + " bytes; the header area holds at most " + (HEADER_AREA - 4 - DESCRIPTOR_OFFSET));
+            throw QueueErrors.descriptorTooLarge(descriptor.className(), descriptorLength);
         }
         byte[] bytes = new byte[HEADER_AREA];
         MemorySegment s = MemorySegment.ofArray(bytes);
@@ -107,52 +106,43 @@ public final class SegmentHeader {
      */
     public static Info decode(Path file, byte[] header, long fileSize, long expectedFirst) {
         if (fileSize < RECORDS_START) {
-            throw new QueueCorruptedException(file, fileSize, "truncated: the file is " + fileSize
-                    + " bytes, shorter than its " + RECORDS_START + "-byte header");
+            throw QueueErrors.truncatedHeader(file, fileSize);
         }
         MemorySegment s = MemorySegment.ofArray(header);
         if (!Arrays.equals(header, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-            throw new QueueCorruptedException(file, MAGIC_OFFSET, "not a Blit queue file (magic is not \"BLITQUE\\0\")");
+            throw QueueErrors.badMagic(file);
         }
         int version = s.get(INT, VERSION_OFFSET);
         if (version != FORMAT_VERSION) {
-            throw new QueueCorruptedException(file, VERSION_OFFSET, "format version " + version
-                    + ", this reader understands " + FORMAT_VERSION);
+            throw QueueErrors.badVersion(file, version);
         }
         int headerLength = s.get(INT, HEADER_LENGTH_OFFSET);
         if (headerLength < DESCRIPTOR_OFFSET || headerLength > HEADER_AREA - 4) {
-            throw new QueueCorruptedException(file, HEADER_LENGTH_OFFSET, "header length " + headerLength
-                    + " outside [" + DESCRIPTOR_OFFSET + ", " + (HEADER_AREA - 4) + "]");
+            throw QueueErrors.badHeaderLength(file, headerLength);
         }
         int stored = s.get(INT, headerLength);
         int computed = crc(header, headerLength);
         if (stored != computed) {
-            throw new QueueCorruptedException(file, headerLength, String.format(
-                    "header checksum mismatch: CRC32C of bytes [0, %d) is %08x, stored %08x", headerLength, computed, stored));
+            throw QueueErrors.badChecksum(file, headerLength, computed, stored);
         }
         long segmentSize = s.get(LONG, SEGMENT_SIZE_OFFSET);
         if (segmentSize != fileSize) {
-            throw new QueueCorruptedException(file, Math.min(segmentSize, fileSize), "truncated or extended: the file is "
-                    + fileSize + " bytes, its header (byte " + SEGMENT_SIZE_OFFSET + ") says " + segmentSize);
+            throw QueueErrors.sizeMismatch(file, fileSize, segmentSize);
         }
         long firstIndex = s.get(LONG, FIRST_INDEX_OFFSET);
         if (firstIndex != expectedFirst) {
-            throw new QueueCorruptedException(file, FIRST_INDEX_OFFSET, "first index " + firstIndex
-                    + " but the file name says " + expectedFirst);
+            throw QueueErrors.firstIndexMismatch(file, firstIndex, expectedFirst);
         }
         int descriptorLength = s.get(INT, DESCRIPTOR_LENGTH_OFFSET);
         if (descriptorLength != headerLength - DESCRIPTOR_OFFSET) {
-            throw new QueueCorruptedException(file, DESCRIPTOR_LENGTH_OFFSET, "descriptor length " + descriptorLength
-                    + " does not match header length " + headerLength);
+            throw QueueErrors.descriptorLengthMismatch(file, descriptorLength, headerLength);
         }
         LayoutDescriptor descriptor = null;
         if (descriptorLength > 0) {
             try {
                 descriptor = LayoutDescriptor.decode(s.asSlice(0, headerLength), DESCRIPTOR_OFFSET);
             } catch (CorruptDescriptorException e) {
-                QueueCorruptedException corrupt = new QueueCorruptedException(file, e.offset(), e.getMessage());
-                corrupt.initCause(e);
-                throw corrupt;
+                throw QueueErrors.corruptDescriptor(file, e);
             }
         }
         return new Info(file, segmentSize, firstIndex, s.get(LONG, CREATED_OFFSET), s.get(LONG, PID_OFFSET), descriptor);
