@@ -77,6 +77,11 @@ class ConcurrentQueueTest {
 
             long[] seen = tailed.get(60, TimeUnit.SECONDS);
             long[] next = {THREAD_BASE, 2 * THREAD_BASE};
+            int switches = 0;
+            for (int i = 1; i < seen.length; i++) {
+                switches += seen[i] / THREAD_BASE != seen[i - 1] / THREAD_BASE ? 1 : 0;
+            }
+            System.out.println("appender switches in the sequence: " + switches); // how much the appenders raced
             for (long id : seen) {
                 int thread = (int) (id / THREAD_BASE) - 1;
                 assertEquals(next[thread], id, "messages of appender " + (thread + 1) + " in order, each once");

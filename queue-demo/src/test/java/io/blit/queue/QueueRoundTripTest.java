@@ -181,6 +181,24 @@ class QueueRoundTripTest {
         }
     }
 
+    @Test
+    void closingTheQueueClosesCursorsOfItsThreadAndReportsThoseOfOthers() throws Exception {
+        BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, SMALL);
+        Appender<MarketData> mine = queue.appender();
+        mine.append(new MarketData());
+        Tailer<MarketData> other = queue.tailer();
+        Thread reader = new Thread(() -> other.readNext(new MarketData()));
+        reader.start();
+        reader.join();
+        IllegalStateException e = assertThrows(IllegalStateException.class, queue::close);
+        assertTrue(e.getMessage().startsWith("1 appenders or tailers could not be closed"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> mine.append(new MarketData()), "closed by the queue");
+        assertThrows(IllegalStateException.class, queue::appender, "no new cursors on a closed queue");
+        Thread closer = new Thread(other::close);
+        closer.start();
+        closer.join();
+    }
+
     static byte[] payload(int seed, int size) {
         byte[] bytes = new byte[size];
         for (int i = 0; i < size; i++) {
