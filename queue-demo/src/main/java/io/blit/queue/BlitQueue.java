@@ -1,0 +1,289 @@
+package io.blit.queue;
+
+import io.blit.core.BlockCopier;
+import io.blit.layout.LayoutComparison;
+import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.SegmentHeader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A persisted, multi-producer, multi-consumer queue of messages in a directory of memory-mapped segment
+ * files (format: {@code docs/queue-design.md}). Messages are either the field blocks of one trivially
+ * copyable class ({@link #open(Path, Class)}), copied with Blit, or raw byte payloads ({@link #openRaw(Path)}).
+ *
+ * <pre>{@code
+ * try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
+ *     Appender<MarketData> appender = queue.appender();   // one per writing thread
+ *     long index = appender.append(md);
+ *     Tailer<MarketData> tailer = queue.tailer();          // one per reading thread
+ *     while (tailer.readNext(into)) { ... }
+ * }
+ * }</pre>
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li><b>Validation.</b> Opening validates the header of every segment file (magic, version, CRC32C, size,
+ *       first index) and throws {@link QueueCorruptedException} naming the file and offset; a message class
+ *       whose layout differs from the one stored throws {@link LayoutMismatchException} listing the fields.
+ *       Files whose names are not {@code segment-<20 digits>.blitq} are ignored, except the temporaries of
+ *       creators that died, which are deleted.</li>
+ *   <li><b>Ordering.</b> Every message gets a unique, contiguous index. A message is visible to tailers when its
+ *       appender's release store of the header word is seen by their acquire load; its payload then is too.</li>
+ *   <li><b>Thread-safety.</b> This object may be shared; {@link Appender}s and {@link Tailer}s may not: each
+ *       belongs to the thread that first uses it (its mappings are confined to that thread).</li>
+ *   <li><b>Segment size.</b> Taken from the existing files; {@link Options#segmentSize} applies only to a new queue.</li>
+ * </ul>
+ *
+ * @param <T> the message class, or {@link Void} for a raw queue
+ */
+public final class BlitQueue<T> implements AutoCloseable {
+    /** Default size of a segment file: 64 MiB. */
+    public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
+
+    private final Path dir;
+    private final Class<T> type;
+    private final BlockCopier<T> copier;
+    private final LayoutDescriptor descriptor;
+    private final long segmentSize;
+    private final long abandonGraceNanos;
+    private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
+    private boolean closed;
+
+    /** Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}. */
+    public record Options(long segmentSize, Duration abandonGrace) {
+        /**
+         * @throws IllegalArgumentException if the segment size is below {@link SegmentHeader#MIN_SEGMENT_SIZE}
+         *                                  (12288) or not a multiple of 4096, or the grace is negative
+         */
+        public Options {
+            if (segmentSize < SegmentHeader.MIN_SEGMENT_SIZE || segmentSize % 4096 != 0) {
+                throw QueueErrors.badSegmentSize(segmentSize);
+            }
+            if (abandonGrace.isNegative()) {
+                throw QueueErrors.negativeGrace(abandonGrace);
+            }
+        }
+
+        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s. */
+        public static Options defaults() {
+            return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1));
+        }
+
+        /** These options with another segment size (for a new queue). */
+        public Options segmentSize(long bytes) {
+            return new Options(bytes, abandonGrace);
+        }
+
+        /** These options with another grace period before a tailer checks whether a claimer died. */
+        public Options abandonGrace(Duration grace) {
+            return new Options(segmentSize, grace);
+        }
+    }
+
+    private BlitQueue(Path dir, Class<T> type, Options options) {
+        this.dir = dir;
+        this.type = type;
+        this.copier = type == null ? null : BlockCopier.of(type);
+        this.abandonGraceNanos = options.abandonGrace().toNanos();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create queue directory " + dir, e);
+        }
+        SegmentFiles.deleteStaleTemporaries(dir);
+        long[] firsts = SegmentFiles.list(dir);
+        LayoutDescriptor mine = copier == null ? null : copier.layout().descriptor();
+        if (firsts.length == 0) {
+            this.descriptor = mine;
+            this.segmentSize = options.segmentSize();
+            SegmentFiles.createIfAbsent(dir, 0, segmentSize, descriptor);
+            firsts = SegmentFiles.list(dir);
+        } else {
+            SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
+            this.segmentSize = last.segmentSize();
+            this.descriptor = type == null ? last.descriptor() : mine;
+        }
+        for (long first : firsts) {
+            check(SegmentFiles.readHeader(dir, first));
+        }
+        if (descriptor != null && maxPayload() < descriptor.length()) {
+            throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
+        }
+    }
+
+    /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
+    public static <T> BlitQueue<T> open(Path dir, Class<T> type) {
+        return open(dir, type, Options.defaults());
+    }
+
+    /**
+     * Opens (creating the directory and first file if needed) the queue of {@code type} messages in {@code dir}.
+     *
+     * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
+     * @throws LayoutMismatchException  if the queue was written with another layout, or holds raw bytes
+     * @throws QueueCorruptedException  if a segment file's header is invalid
+     * @throws UncheckedIOException     if the file system fails
+     */
+    public static <T> BlitQueue<T> open(Path dir, Class<T> type, Options options) {
+        return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(type, "type"),
+                Objects.requireNonNull(options, "options"));
+    }
+
+    /** Opens (creating if needed) a queue of raw byte payloads, with default options. */
+    public static BlitQueue<Void> openRaw(Path dir) {
+        return openRaw(dir, Options.defaults());
+    }
+
+    /**
+     * Opens (creating if needed) {@code dir} for raw byte payloads. An existing queue of a message class
+     * may be opened raw: its payloads are then the class's blocks and raw appends must have exactly that length.
+     *
+     * @throws QueueCorruptedException if a segment file's header is invalid
+     */
+    public static BlitQueue<Void> openRaw(Path dir, Options options) {
+        return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), null, Objects.requireNonNull(options, "options"));
+    }
+
+    /** A new appender; it belongs to the thread that first appends with it. */
+    public Appender<T> appender() {
+        return register(new Appender<>(this));
+    }
+
+    /** A new tailer at the first message of the queue. */
+    public Tailer<T> tailer() {
+        return register(Tailer.atStart(this));
+    }
+
+    /** A new tailer after the last message committed now: it reads only messages committed later. */
+    public Tailer<T> tailerFromEnd() {
+        return register(Tailer.atEnd(this));
+    }
+
+    /**
+     * A new tailer whose next message is {@code index}.
+     *
+     * @throws IllegalArgumentException if {@code index} is before the first file or beyond the end of the queue
+     */
+    public Tailer<T> tailerFrom(long index) {
+        return register(Tailer.atIndex(this, index));
+    }
+
+    /** The queue directory. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The layout of the stored messages, or null for a raw queue. */
+    public LayoutDescriptor descriptor() {
+        return descriptor;
+    }
+
+    /**
+     * Closes every appender and tailer created by this queue that is still open (which must then be done
+     * in the thread that uses each: close others in their own thread first). Idempotent.
+     *
+     * @throws IllegalStateException if some appender or tailer belongs to another thread; the rest are closed
+     */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        List<RuntimeException> failures = new ArrayList<>();
+        for (AutoCloseable cursor : List.copyOf(cursors)) {
+            try {
+                cursor.close();
+            } catch (Exception e) {
+                failures.add(e instanceof RuntimeException r ? r : new IllegalStateException(e));
+            }
+        }
+        if (!failures.isEmpty()) {
+            IllegalStateException failure = QueueErrors.notClosable(failures.size(), Thread.currentThread().getName());
+            failures.forEach(failure::addSuppressed);
+            throw failure;
+        }
+    }
+
+    // ---- for Appender and Tailer
+
+    Class<T> type() {
+        return type;
+    }
+
+    BlockCopier<T> copier() {
+        if (copier == null) {
+            throw QueueErrors.openedRaw(dir);
+        }
+        return copier;
+    }
+
+    long segmentSize() {
+        return segmentSize;
+    }
+
+    long abandonGraceNanos() {
+        return abandonGraceNanos;
+    }
+
+    /** The payload length every record must have, or -1 when any length is allowed. */
+    int fixedPayloadLength() {
+        return descriptor == null ? -1 : descriptor.length();
+    }
+
+    long maxPayload() {
+        return segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH;
+    }
+
+    /** Validated header of the file of {@code firstIndex}, creating it if absent (rolling). */
+    SegmentHeader.Info fileForAppend(long firstIndex) {
+        return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, descriptor));
+    }
+
+    /** Validated header of the existing file of {@code firstIndex}. */
+    SegmentHeader.Info file(long firstIndex) {
+        return check(SegmentFiles.readHeader(dir, firstIndex));
+    }
+
+    long[] files() {
+        return SegmentFiles.list(dir);
+    }
+
+    synchronized void unregister(AutoCloseable cursor) {
+        cursors.remove(cursor);
+    }
+
+    private synchronized <C extends AutoCloseable> C register(C cursor) {
+        if (closed) {
+            throw QueueErrors.closed("queue", dir);
+        }
+        cursors.add(cursor);
+        return cursor;
+    }
+
+    private SegmentHeader.Info check(SegmentHeader.Info info) {
+        if (descriptor == null) {
+            if (!info.raw()) {
+                throw QueueErrors.typedFileOpenedRaw(info.file(), info.descriptor().className());
+            }
+            return info;
+        }
+        if (info.raw()) {
+            throw QueueErrors.rawFileOpenedTyped(info.file(), descriptor.className());
+        }
+        LayoutComparison comparison = info.descriptor().compatibility(descriptor);
+        if (!comparison.identical()) {
+            throw QueueErrors.layoutMismatch(info.file(), comparison);
+        }
+        return info;
+    }
+}

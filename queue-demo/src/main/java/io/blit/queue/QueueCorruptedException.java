@@ -1,0 +1,41 @@
+package io.blit.queue;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A segment file of a queue is not what the format says it must be: wrong magic, format version,
+ * checksum or size, a truncated file, or a record header that points outside its file. The message
+ * names the file and the byte offset (from the start of the file) where the problem was found.
+ *
+ * <p>Unchecked (an {@link IllegalStateException}): it reports the state of the queue's files, which the
+ * caller cannot fix by retrying; the I/O failures of the file system itself stay {@link java.io.IOException}s
+ * wrapped in {@link java.io.UncheckedIOException}.
+ */
+public final class QueueCorruptedException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient Path file;
+    private final long offset;
+
+    /**
+     * @param file    the segment file
+     * @param offset  byte offset from the start of the file
+     * @param problem what is wrong there
+     */
+    public QueueCorruptedException(Path file, long offset, String problem) {
+        super("corrupt queue file " + Objects.requireNonNull(file, "file") + " at byte " + offset + ": " + problem);
+        this.file = file;
+        this.offset = offset;
+    }
+
+    /** The file in which the problem was found. */
+    public Path file() {
+        return file;
+    }
+
+    /** The byte offset, from the start of {@link #file()}, of the problem. */
+    public long offset() {
+        return offset;
+    }
+}

@@ -1,0 +1,269 @@
+package io.blit.queue;
+
+import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.SegmentHeader;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.util.Objects;
+
+/**
+ * Reads the messages of a {@link BlitQueue} in index order, from a start chosen when it is created.
+ * Any number of tailers may read one queue; each sees every message.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li><b>Single-threaded.</b> A tailer belongs to the thread of its first read: it maps files in an arena
+ *       confined to that thread; use from another thread, {@link #close()} included, throws
+ *       {@link WrongThreadException}. It may be created in one thread and handed to another before its first read.</li>
+ *   <li><b>Ordering.</b> The header word is loaded with acquire; seeing COMMITTED, the tailer sees the whole payload
+ *       the appender wrote before its release store. Messages are returned in index order, each once;
+ *       {@link #index()} is the index of the next one.</li>
+ *   <li><b>Gaps.</b> An ABANDONED record (its appender failed or died) is skipped: its index is never a message.
+ *       A record left CLAIMED for longer than the queue's abandon grace by a process that is no longer alive is
+ *       marked ABANDONED by the tailer that notices (pid reuse within the grace is not detected). A record
+ *       CLAIMED by a live process blocks the tailer, as it must to keep order, until it is committed.</li>
+ *   <li><b>Cost.</b> Starting from an index walks at most 4095 record headers from the nearest checkpoint of
+ *       its file (more if that checkpoint's claimer died before writing it); reading allocates nothing except
+ *       when moving to the next file.</li>
+ * </ul>
+ *
+ * @param <T> the message class ({@link Void} for a raw queue)
+ */
+public final class Tailer<T> implements AutoCloseable {
+    private final BlitQueue<T> queue;
+    private final long ownPid = ProcessHandle.current().pid() & RecordHeader.PID_MASK;
+    private long fileFirst;
+    private long position;
+    private long index;
+    private MappedSegment file;
+    private long watchedWord;
+    private long watchedIndex = -1;
+    private long watchedSince;
+    private boolean closed;
+
+    private Tailer(BlitQueue<T> queue, long fileFirst, long position, long index) {
+        this.queue = queue;
+        this.fileFirst = fileFirst;
+        this.position = position;
+        this.index = index;
+    }
+
+    static <T> Tailer<T> atStart(BlitQueue<T> queue) {
+        long first = queue.files()[0];
+        return new Tailer<>(queue, first, SegmentHeader.RECORDS_START, first);
+    }
+
+    static <T> Tailer<T> atEnd(BlitQueue<T> queue) {
+        return seek(queue, Long.MAX_VALUE);
+    }
+
+    static <T> Tailer<T> atIndex(BlitQueue<T> queue, long target) {
+        Tailer<T> tailer = seek(queue, target);
+        if (tailer.index != target) {
+            throw QueueErrors.indexBeyondEnd(queue.directory(), target, tailer.index);
+        }
+        return tailer;
+    }
+
+    /**
+     * Walks from the nearest checkpoint before {@code target} in the file holding it to it, or to the end of the queue (the first
+     * empty or still CLAIMED record) for {@code Long.MAX_VALUE}. Maps files in a temporary arena of this thread.
+     */
+    private static <T> Tailer<T> seek(BlitQueue<T> queue, long target) {
+        long[] firsts = queue.files();
+        int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
+        if (at < 0) {
+            throw QueueErrors.indexBeforeStart(queue.directory(), target, firsts[0]);
+        }
+        long first = firsts[at];
+        long position = SegmentHeader.RECORDS_START;
+        long index = first;
+        while (true) {
+            boolean nextFile = false;
+            try (MappedSegment file = new MappedSegment(queue.file(first))) {
+                int checkpoint = Checkpoints.nearest(file.segment(), target == Long.MAX_VALUE ? target : target - first);
+                position = Checkpoints.position(file, checkpoint);
+                index = first + ((long) checkpoint << Checkpoints.INTERVAL_SHIFT);
+                while (index < target) {
+                    if (position + RecordHeader.LENGTH > file.size()) {
+                        nextFile = true;
+                        break;
+                    }
+                    long word = RecordHeader.loadAcquire(file.segment(), position);
+                    long state = RecordHeader.state(word);
+                    if (word == 0 || (state == RecordHeader.STATE_CLAIMED && target == Long.MAX_VALUE)) {
+                        break;
+                    }
+                    if (RecordHeader.isPadding(word)) {
+                        nextFile = true;
+                        break;
+                    }
+                    position += RecordHeader.recordLength(file.checkedLength(word, position));
+                    index++;
+                }
+            }
+            if (!nextFile || !Files.exists(SegmentFiles.path(queue.directory(), index))) {
+                return new Tailer<>(queue, first, position, index);
+            }
+            first = index;
+        }
+    }
+
+    /**
+     * Reads the next message into {@code into} if one is committed, without waiting.
+     *
+     * @return true if a message was read (and {@link #index()} advanced), false if none is ready
+     * @throws IllegalStateException   if the queue is raw, or this tailer is closed
+     * @throws QueueCorruptedException if a record header or a file is invalid
+     */
+    public boolean readNext(T into) {
+        Objects.requireNonNull(into, "into");
+        var copier = queue.copier();
+        int payload = advance();
+        if (payload < 0) {
+            return false;
+        }
+        long length = copier.byteSize();
+        if (payload != length) {
+            throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
+        }
+        copier.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
+        step(length);
+        return true;
+    }
+
+    /**
+     * Copies the next message's payload into {@code into} at offset 0 if one is committed, without waiting.
+     *
+     * @return the payload's length, or -1 if no message is ready
+     * @throws IllegalArgumentException if the payload is longer than {@code into} (the message is not consumed)
+     */
+    public long readNextBytes(MemorySegment into) {
+        Objects.requireNonNull(into, "into");
+        int length = advance();
+        if (length < 0) {
+            return -1;
+        }
+        if (length > into.byteSize()) {
+            throw QueueErrors.targetTooSmall(index, length, into.byteSize());
+        }
+        MemorySegment.copy(file.segment(), position + RecordHeader.LENGTH, into, 0, length);
+        step(length);
+        return length;
+    }
+
+    /**
+     * Reads the next message into {@code into}, waiting with {@code strategy} up to {@code timeoutNanos}.
+     *
+     * @return true if a message was read, false on time-out (never blocks longer, even on a stuck record)
+     */
+    public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
+        Objects.requireNonNull(strategy, "strategy");
+        long start = System.nanoTime();
+        for (int attempt = 0; !readNext(into); attempt++) {
+            if (System.nanoTime() - start >= timeoutNanos) {
+                return false;
+            }
+            strategy.idle(attempt);
+        }
+        return true;
+    }
+
+    /** The index of the next message this tailer will return. */
+    public long index() {
+        return index;
+    }
+
+    /** Unmaps the current file. Idempotent; must be called from the tailer's thread once it has read. */
+    @Override
+    public void close() {
+        if (!closed) {
+            if (file != null) {
+                file.close();
+            }
+            closed = true;
+            queue.unregister(this);
+        }
+    }
+
+    /** Moves to the next COMMITTED message record; returns its payload length, or -1 if there is none yet. */
+    private int advance() {
+        if (closed) {
+            throw QueueErrors.closed("tailer", queue.directory());
+        }
+        if (file == null) {
+            file = new MappedSegment(queue.file(fileFirst));
+        }
+        while (true) {
+            if (position + RecordHeader.LENGTH > file.size()) {
+                if (!roll()) {
+                    return -1;
+                }
+                continue;
+            }
+            long word = RecordHeader.loadAcquire(file.segment(), position);
+            long state = RecordHeader.state(word);
+            if (word == 0) {
+                return -1;
+            } else if (RecordHeader.isPadding(word)) {
+                if (!roll()) {
+                    return -1;
+                }
+            } else if (state == RecordHeader.STATE_COMMITTED) {
+                return file.checkedLength(word, position);
+            } else if (state == RecordHeader.STATE_ABANDONED) {
+                step(file.checkedLength(word, position));
+            } else if (!abandonIfDead(word)) {
+                return -1;
+            }
+        }
+    }
+
+    private void step(long payloadLength) {
+        position += RecordHeader.recordLength(payloadLength);
+        index++;
+    }
+
+    /** Moves to the file that starts at {@link #index}, if it exists yet. */
+    private boolean roll() {
+        if (!Files.exists(SegmentFiles.path(queue.directory(), index))) {
+            return false;
+        }
+        MappedSegment next = new MappedSegment(queue.file(index));
+        file.close();
+        file = next;
+        fileFirst = index;
+        position = SegmentHeader.RECORDS_START;
+        return true;
+    }
+
+    /**
+     * Called while the record at {@link #position} is CLAIMED: after it has stayed so (same word) for the
+     * abandon grace, checks its claimer's pid and, if that process is gone, CASes it to ABANDONED.
+     *
+     * @return true if the record is no longer the CLAIMED word seen (re-read it)
+     */
+    private boolean abandonIfDead(long word) {
+        long now = System.nanoTime();
+        if (word != watchedWord || index != watchedIndex) {
+            watchedWord = word;
+            watchedIndex = index;
+            watchedSince = now;
+            return false;
+        }
+        if (now - watchedSince < queue.abandonGraceNanos()) {
+            return false;
+        }
+        watchedSince = now;
+        long pid = RecordHeader.pid(word);
+        if (pid == ownPid || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        RecordHeader.compareAndExchange(file.segment(), position, word, RecordHeader.abandoned(word));
+        return true;
+    }
+}

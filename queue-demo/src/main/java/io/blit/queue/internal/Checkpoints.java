@@ -1,0 +1,81 @@
+package io.blit.queue.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The checkpoint area of a segment file: where the records of ordinals 0, 4096, 8192, ... start, so
+ * that a seek walks at most 4095 record headers.
+ *
+ * <pre>
+ * 4096   +------------------------------------------------------------------+
+ *        | u32 position of ordinal 0 | u32 of 4096 | u32 of 8192 | ... (1024 slots) |
+ * 8192   +------------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>Slot {@code k} is written once, with a release store, by the appender that claimed ordinal
+ * {@code k * 4096}, right after its claim; 0 means "not written (yet)": its claimer has not got there
+ * or died, and a reader falls back to an earlier slot (slot 0 is implicit: {@link SegmentHeader#RECORDS_START}).
+ * Ordinals beyond the 1024th slot (more than 4 Mi records in one file) have no checkpoint. Slots are
+ * native-order u32 (atomic access needs it), like the record header words. Stateless; thread-safe.
+ */
+public final class Checkpoints {
+    public static final long AREA_OFFSET = SegmentHeader.HEADER_AREA;
+    public static final int INTERVAL_SHIFT = 12;
+    public static final long INTERVAL = 1L << INTERVAL_SHIFT;
+    public static final int SLOTS = (int) ((SegmentHeader.RECORDS_START - AREA_OFFSET) / Integer.BYTES);
+
+    private static final VarHandle SLOT = ValueLayout.JAVA_INT.varHandle();
+
+    private Checkpoints() {
+    }
+
+    /** Records that ordinal {@code ordinal}'s record starts at {@code position}, if the ordinal has a slot. */
+    public static void record(MemorySegment file, long ordinal, long position) {
+        if ((ordinal & (INTERVAL - 1)) == 0 && ordinal != 0 && (ordinal >>> INTERVAL_SHIFT) < SLOTS) {
+            SLOT.setRelease(file, AREA_OFFSET + (ordinal >>> INTERVAL_SHIFT) * Integer.BYTES, (int) position);
+        }
+    }
+
+    /**
+     * The highest written slot {@code k} with {@code k * 4096 <= ordinal}, or 0.
+     * {@code Long.MAX_VALUE} finds the highest written slot of all.
+     */
+    public static int nearest(MemorySegment file, long ordinal) {
+        int limit = (int) Math.min(SLOTS - 1, ordinal >>> INTERVAL_SHIFT);
+        if (ordinal == Long.MAX_VALUE) {
+            int k = 0;
+            while (k + 1 < SLOTS && slot(file, k + 1) != 0) {
+                k++;
+            }
+            return k;
+        }
+        for (int k = limit; k > 0; k--) {
+            if (slot(file, k) != 0) {
+                return k;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Where the record of ordinal {@code k * 4096} starts, slot {@code k} being written (or 0).
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the slot holds a position outside the records or not 8-byte aligned
+     */
+    public static long position(MappedSegment file, int k) {
+        if (k == 0) {
+            return SegmentHeader.RECORDS_START;
+        }
+        long position = Integer.toUnsignedLong(slot(file.segment(), k));
+        if (position < SegmentHeader.RECORDS_START || position >= file.size() || (position & 7) != 0) {
+            throw QueueErrors.badCheckpoint(file.info().file(), AREA_OFFSET + (long) k * Integer.BYTES, k, position);
+        }
+        return position;
+    }
+
+    private static int slot(MemorySegment file, int k) {
+        return (int) SLOT.getAcquire(file, AREA_OFFSET + (long) k * Integer.BYTES);
+    }
+}

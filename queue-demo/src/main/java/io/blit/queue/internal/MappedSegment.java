@@ -1,0 +1,62 @@
+package io.blit.queue.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One segment file mapped in a confined arena of the thread that created this object: the cursor of
+ * an appender or a tailer. Confinement lets Blit copy with its fast path and makes every access from
+ * another thread fail with {@link WrongThreadException}. Not thread-safe; {@link #close()} unmaps.
+ */
+public final class MappedSegment implements AutoCloseable {
+    private final SegmentHeader.Info info;
+    private final Arena arena;
+    private final MemorySegment segment;
+
+    public MappedSegment(SegmentHeader.Info info) {
+        this.info = info;
+        this.arena = Arena.ofConfined();
+        try {
+            this.segment = SegmentFiles.map(info, arena);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    public SegmentHeader.Info info() {
+        return info;
+    }
+
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    public long size() {
+        return info.segmentSize();
+    }
+
+    public long firstIndex() {
+        return info.firstIndex();
+    }
+
+    /**
+     * The payload length of the non-empty header {@code word} at {@code position}, checked to lie in the file.
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the record would extend past the end of the file
+     */
+    public int checkedLength(long word, long position) {
+        int length = RecordHeader.length(word);
+        if (length < 0 || position + RecordHeader.recordLength(length & RecordHeader.LENGTH_MASK) > info.segmentSize()) {
+            throw QueueErrors.recordPastEnd(info.file(), position, word, info.segmentSize());
+        }
+        return length;
+    }
+
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.blit.queue.internal;
+
+import io.blit.layout.CorruptDescriptorException;
+import io.blit.layout.LayoutComparison;
+import io.blit.queue.LayoutMismatchException;
+import io.blit.queue.QueueCorruptedException;
+import java.nio.file.Path;
+
+/**
+ * Every exception the queue throws, built in one place so that messages name the file, byte offset,
+ * index or size involved in the same words everywhere. Stateless.
+ */
+public final class QueueErrors {
+    private QueueErrors() {
+    }
+
+    // ---- corrupt files
+
+    public static QueueCorruptedException truncatedHeader(Path file, long fileSize) {
+        return new QueueCorruptedException(file, fileSize, "truncated: the file is " + fileSize
+                + " bytes, shorter than its " + SegmentHeader.RECORDS_START + "-byte header");
+    }
+
+    public static QueueCorruptedException badMagic(Path file) {
+        return new QueueCorruptedException(file, SegmentHeader.MAGIC_OFFSET, "not a Blit queue file (magic is not \"BLITQUE\\0\")");
+    }
+
+    public static QueueCorruptedException badVersion(Path file, int version) {
+        return new QueueCorruptedException(file, SegmentHeader.VERSION_OFFSET, "format version " + version
+                + ", this reader understands " + SegmentHeader.FORMAT_VERSION);
+    }
+
+    public static QueueCorruptedException badHeaderLength(Path file, int headerLength) {
+        return new QueueCorruptedException(file, SegmentHeader.HEADER_LENGTH_OFFSET, "header length " + headerLength
+                + " outside [" + SegmentHeader.DESCRIPTOR_OFFSET + ", " + (SegmentHeader.HEADER_AREA - 4) + "]");
+    }
+
+    public static QueueCorruptedException badChecksum(Path file, int headerLength, int computed, int stored) {
+        return new QueueCorruptedException(file, headerLength, String.format(
+                "header checksum mismatch: CRC32C of bytes [0, %d) is %08x, stored %08x", headerLength, computed, stored));
+    }
+
+    public static QueueCorruptedException sizeMismatch(Path file, long fileSize, long segmentSize) {
+        return new QueueCorruptedException(file, Math.min(segmentSize, fileSize), "truncated or extended: the file is "
+                + fileSize + " bytes, its header (byte " + SegmentHeader.SEGMENT_SIZE_OFFSET + ") says " + segmentSize);
+    }
+
+    public static QueueCorruptedException firstIndexMismatch(Path file, long firstIndex, long fromName) {
+        return new QueueCorruptedException(file, SegmentHeader.FIRST_INDEX_OFFSET, "first index " + firstIndex
+                + " but the file name says " + fromName);
+    }
+
+    public static QueueCorruptedException descriptorLengthMismatch(Path file, int descriptorLength, int headerLength) {
+        return new QueueCorruptedException(file, SegmentHeader.DESCRIPTOR_LENGTH_OFFSET, "descriptor length "
+                + descriptorLength + " does not match header length " + headerLength);
+    }
+
+    public static QueueCorruptedException corruptDescriptor(Path file, CorruptDescriptorException cause) {
+        QueueCorruptedException corrupt = new QueueCorruptedException(file, cause.offset(), cause.getMessage());
+        corrupt.initCause(cause);
+        return corrupt;
+    }
+
+    public static QueueCorruptedException recordPastEnd(Path file, long position, long word, long fileSize) {
+        return new QueueCorruptedException(file, position, "record header " + RecordHeader.describe(word)
+                + " extends past the end of the " + fileSize + "-byte file");
+    }
+
+    public static QueueCorruptedException wrongRecordLength(Path file, long position, int payload, long block, Class<?> type) {
+        return new QueueCorruptedException(file, position, "record of " + payload + " bytes where the " + block
+                + "-byte block of " + type.getName() + " was expected");
+    }
+
+    public static QueueCorruptedException badCheckpoint(Path file, long offset, int slot, long position) {
+        return new QueueCorruptedException(file, offset, "checkpoint " + slot + " holds position " + position
+                + ", outside the records or not 8-byte aligned");
+    }
+
+    // ---- layouts
+
+    public static LayoutMismatchException layoutMismatch(Path file, LayoutComparison comparison) {
+        return new LayoutMismatchException("queue file " + file + ": " + comparison.report());
+    }
+
+    public static LayoutMismatchException typedFileOpenedRaw(Path file, String className) {
+        return new LayoutMismatchException("queue file " + file + " holds " + className
+                + " messages, but the queue was opened as raw bytes");
+    }
+
+    public static LayoutMismatchException rawFileOpenedTyped(Path file, String className) {
+        return new LayoutMismatchException("queue file " + file + " holds raw bytes, not " + className + " messages");
+    }
+
+    // ---- arguments and state
+
+    public static IllegalArgumentException badSegmentSize(long segmentSize) {
+        return new IllegalArgumentException("segment size " + segmentSize + " must be a multiple of 4096 and at least "
+                + SegmentHeader.MIN_SEGMENT_SIZE);
+    }
+
+    public static IllegalArgumentException negativeGrace(Object grace) {
+        return new IllegalArgumentException("abandon grace " + grace + " is negative");
+    }
+
+    public static IllegalArgumentException messageTooLarge(long length, long segmentSize) {
+        return new IllegalArgumentException("a " + length + "-byte message does not fit in a "
+                + segmentSize + "-byte segment file");
+    }
+
+    public static IllegalArgumentException descriptorTooLarge(String className, int length) {
+        return new IllegalArgumentException("layout descriptor of " + className + " is " + length
+                + " bytes; the header area holds at most " + (SegmentHeader.HEADER_AREA - 4 - SegmentHeader.DESCRIPTOR_OFFSET));
+    }
+
+    public static IllegalArgumentException wrongPayloadLength(long size, int fixed) {
+        return new IllegalArgumentException("payload of " + size + " bytes; this queue's messages are " + fixed + " bytes");
+    }
+
+    public static IllegalArgumentException targetTooSmall(long index, int length, long capacity) {
+        return new IllegalArgumentException("message " + index + " is " + length + " bytes; the target holds " + capacity);
+    }
+
+    public static IllegalArgumentException indexBeyondEnd(Path dir, long index, long next) {
+        return new IllegalArgumentException("index " + index + " is beyond the end of queue " + dir + " (next index " + next + ")");
+    }
+
+    public static IllegalArgumentException indexBeforeStart(Path dir, long index, long first) {
+        return new IllegalArgumentException("index " + index + " is before the first file of queue " + dir
+                + " (first index " + first + ")");
+    }
+
+    public static IllegalStateException closed(String what, Path dir) {
+        return new IllegalStateException(what + " of " + dir + " is closed");
+    }
+
+    public static IllegalStateException openedRaw(Path dir) {
+        return new IllegalStateException("queue " + dir + " is opened raw: use the MemorySegment methods");
+    }
+
+    public static IllegalStateException notClosable(int count, String thread) {
+        return new IllegalStateException(count + " appenders or tailers could not be closed from thread " + thread
+                + "; close each in its own thread first");
+    }
+}

@@ -1,0 +1,108 @@
+package io.blit.queue.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The 64-bit header word that starts every record of a segment file, and the atomic accesses to it.
+ *
+ * <pre>
+ *  63 62 61 60                       32 31                              0
+ * +-----+--+---------------------------+---------------------------------+
+ * |state|P |  pid of the claimer (29)  |     payload length (32)         |
+ * +-----+--+---------------------------+---------------------------------+
+ * state: 00 empty (the whole word is 0)  01 CLAIMED  10 COMMITTED  11 ABANDONED
+ * P:     padding — the rest of the file is unused; continue in the next file
+ * next record at: position + align8(8 + length)
+ * </pre>
+ *
+ * <p>The word is in native byte order (compare-and-set on a segment needs it) and must be 8-byte
+ * aligned in absolute address: segment files are mapped from offset 0 (page-aligned) and every record
+ * position is a multiple of 8, so this holds. Memory ordering: {@link #compareAndExchange} claims
+ * (volatile), {@link #storeRelease} publishes a payload written with plain stores before it, and
+ * {@link #loadAcquire} pairs with that release so a reader seeing COMMITTED sees the whole payload.
+ *
+ * <p>Static helpers only; stateless and thread-safe.
+ */
+public final class RecordHeader {
+    /** Bytes of the header word; the payload starts right after it. */
+    public static final int LENGTH = 8;
+    public static final int STATE_SHIFT = 62;
+    public static final long STATE_EMPTY = 0L;
+    public static final long STATE_CLAIMED = 1L;
+    public static final long STATE_COMMITTED = 2L;
+    public static final long STATE_ABANDONED = 3L;
+    public static final long PADDING_BIT = 1L << 61;
+    public static final int PID_SHIFT = 32;
+    public static final long PID_MASK = (1L << 29) - 1;
+    public static final long LENGTH_MASK = 0xFFFF_FFFFL;
+
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+
+    private RecordHeader() {
+    }
+
+    /** The CLAIMED word of a record of {@code length} payload bytes claimed by process {@code pid}. */
+    public static long claimed(long pid, int length) {
+        return (STATE_CLAIMED << STATE_SHIFT) | ((pid & PID_MASK) << PID_SHIFT) | (length & LENGTH_MASK);
+    }
+
+    /** The COMMITTED form of a CLAIMED word (same pid and length). */
+    public static long committed(long claimedWord) {
+        return (claimedWord & ~(3L << STATE_SHIFT)) | (STATE_COMMITTED << STATE_SHIFT);
+    }
+
+    /** The ABANDONED form of a CLAIMED word (same pid and length). */
+    public static long abandoned(long claimedWord) {
+        return claimedWord | (STATE_ABANDONED << STATE_SHIFT);
+    }
+
+    /** A committed padding word: the rest of the file holds no record. */
+    public static long padding(long pid) {
+        return (STATE_COMMITTED << STATE_SHIFT) | PADDING_BIT | ((pid & PID_MASK) << PID_SHIFT);
+    }
+
+    public static long state(long word) {
+        return word >>> STATE_SHIFT;
+    }
+
+    public static boolean isPadding(long word) {
+        return (word & PADDING_BIT) != 0;
+    }
+
+    public static long pid(long word) {
+        return (word >>> PID_SHIFT) & PID_MASK;
+    }
+
+    public static int length(long word) {
+        return (int) (word & LENGTH_MASK);
+    }
+
+    /** Bytes a record of {@code payloadLength} occupies: header plus payload, rounded up to 8. */
+    public static long recordLength(long payloadLength) {
+        return (LENGTH + payloadLength + 7) & ~7L;
+    }
+
+    /** Acquire load of the word at {@code position}; pairs with {@link #storeRelease}. */
+    public static long loadAcquire(MemorySegment segment, long position) {
+        return (long) WORD.getAcquire(segment, position);
+    }
+
+    /** Release store: every plain write before it (the payload) is visible to an acquiring reader. */
+    public static void storeRelease(MemorySegment segment, long position, long word) {
+        WORD.setRelease(segment, position, word);
+    }
+
+    /** Volatile compare-and-exchange; returns the witness (equal to {@code expected} on success). */
+    public static long compareAndExchange(MemorySegment segment, long position, long expected, long word) {
+        return (long) WORD.compareAndExchange(segment, position, expected, word);
+    }
+
+    /** A one-line rendering for messages: {@code COMMITTED pid=123 length=144}. */
+    public static String describe(long word) {
+        String[] states = {"EMPTY", "CLAIMED", "COMMITTED", "ABANDONED"};
+        return states[(int) state(word)] + (isPadding(word) ? " PADDING" : "") + " pid=" + pid(word)
+                + " length=" + length(word);
+    }
+}

@@ -1,0 +1,156 @@
+package io.blit.queue.internal;
+
+import io.blit.layout.CorruptDescriptorException;
+import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.QueueCorruptedException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * The header of a segment file: offsets of its fields, its encoding and its validation.
+ *
+ * <pre>
+ * 0      +------------------------------------------------------------------+
+ *        | magic "BLITQUE\0" (8)            | format version u32 | header length u32 (H) |
+ * 16     | segment size u64                 | first message index u64                    |
+ * 32     | created, epoch ns u64            | creator pid u64                            |
+ * 48     | descriptor length u32 (0 = raw)  | reserved u32 (0)                           |
+ * 56     | layout descriptor (LayoutDescriptor binary encoding), descriptor length bytes |
+ * H      | CRC32C of bytes [0, H) u32                                                    |
+ *        | zeros up to 4096                                                              |
+ * 4096   +------------------------------------------------------------------+
+ *        | reserved for checkpoints (not written yet: all zeros)                        |
+ * 8192   +------------------------------------------------------------------+
+ *        | records ...                                                                   |
+ * size   +------------------------------------------------------------------+
+ * </pre>
+ *
+ * All header integers are little-endian. Stateless; thread-safe.
+ */
+public final class SegmentHeader {
+    public static final int FORMAT_VERSION = 1;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 8;
+    public static final int HEADER_LENGTH_OFFSET = 12;
+    public static final int SEGMENT_SIZE_OFFSET = 16;
+    public static final int FIRST_INDEX_OFFSET = 24;
+    public static final int CREATED_OFFSET = 32;
+    public static final int PID_OFFSET = 40;
+    public static final int DESCRIPTOR_LENGTH_OFFSET = 48;
+    public static final int DESCRIPTOR_OFFSET = 56;
+    /** Bytes of the header area; the header and its CRC must fit in it. */
+    public static final int HEADER_AREA = 4096;
+    /** Offset of the first record in every segment file. */
+    public static final long RECORDS_START = 8192;
+    /** The smallest segment size accepted: the header areas plus one page of records. */
+    public static final long MIN_SEGMENT_SIZE = RECORDS_START + 4096;
+
+    private static final byte[] MAGIC = "BLITQUE\0".getBytes(StandardCharsets.US_ASCII);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private SegmentHeader() {
+    }
+
+    /** The validated content of a segment file's header. */
+    public record Info(Path file, long segmentSize, long firstIndex, long createdNanos, long creatorPid,
+                       LayoutDescriptor descriptor) {
+        /** Whether the queue holds raw byte payloads (no message class recorded). */
+        public boolean raw() {
+            return descriptor == null;
+        }
+    }
+
+    /**
+     * The {@link #HEADER_AREA} bytes of a new file's header.
+     *
+     * @param descriptor the message class's layout, or null for a queue of raw bytes
+     * @throws IllegalArgumentException if the descriptor does not fit in the header area
+     */
+    public static byte[] encode(long segmentSize, long firstIndex, long createdNanos, long pid,
+                                LayoutDescriptor descriptor) {
+        int descriptorLength = descriptor == null ? 0 : descriptor.encodedSize();
+        int headerLength = DESCRIPTOR_OFFSET + descriptorLength;
+        if (headerLength + 4 > HEADER_AREA) {
+            throw QueueErrors.descriptorTooLarge(descriptor.className(), descriptorLength);
+        }
+        byte[] bytes = new byte[HEADER_AREA];
+        MemorySegment s = MemorySegment.ofArray(bytes);
+        MemorySegment.copy(MemorySegment.ofArray(MAGIC), 0, s, MAGIC_OFFSET, MAGIC.length);
+        s.set(INT, VERSION_OFFSET, FORMAT_VERSION);
+        s.set(INT, HEADER_LENGTH_OFFSET, headerLength);
+        s.set(LONG, SEGMENT_SIZE_OFFSET, segmentSize);
+        s.set(LONG, FIRST_INDEX_OFFSET, firstIndex);
+        s.set(LONG, CREATED_OFFSET, createdNanos);
+        s.set(LONG, PID_OFFSET, pid);
+        s.set(INT, DESCRIPTOR_LENGTH_OFFSET, descriptorLength);
+        if (descriptor != null) {
+            descriptor.encodeTo(s, DESCRIPTOR_OFFSET);
+        }
+        s.set(INT, headerLength, crc(bytes, headerLength));
+        return bytes;
+    }
+
+    /**
+     * Validates and decodes the header of {@code file}.
+     *
+     * @param header        at least the first {@link #HEADER_AREA} bytes of the file (fewer if the file is shorter)
+     * @param fileSize      the file's size in bytes
+     * @param expectedFirst the first index the file's name states
+     * @throws QueueCorruptedException naming the file and offset of the first problem found
+     */
+    public static Info decode(Path file, byte[] header, long fileSize, long expectedFirst) {
+        if (fileSize < RECORDS_START) {
+            throw QueueErrors.truncatedHeader(file, fileSize);
+        }
+        MemorySegment s = MemorySegment.ofArray(header);
+        if (!Arrays.equals(header, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+            throw QueueErrors.badMagic(file);
+        }
+        int version = s.get(INT, VERSION_OFFSET);
+        if (version != FORMAT_VERSION) {
+            throw QueueErrors.badVersion(file, version);
+        }
+        int headerLength = s.get(INT, HEADER_LENGTH_OFFSET);
+        if (headerLength < DESCRIPTOR_OFFSET || headerLength > HEADER_AREA - 4) {
+            throw QueueErrors.badHeaderLength(file, headerLength);
+        }
+        int stored = s.get(INT, headerLength);
+        int computed = crc(header, headerLength);
+        if (stored != computed) {
+            throw QueueErrors.badChecksum(file, headerLength, computed, stored);
+        }
+        long segmentSize = s.get(LONG, SEGMENT_SIZE_OFFSET);
+        if (segmentSize != fileSize) {
+            throw QueueErrors.sizeMismatch(file, fileSize, segmentSize);
+        }
+        long firstIndex = s.get(LONG, FIRST_INDEX_OFFSET);
+        if (firstIndex != expectedFirst) {
+            throw QueueErrors.firstIndexMismatch(file, firstIndex, expectedFirst);
+        }
+        int descriptorLength = s.get(INT, DESCRIPTOR_LENGTH_OFFSET);
+        if (descriptorLength != headerLength - DESCRIPTOR_OFFSET) {
+            throw QueueErrors.descriptorLengthMismatch(file, descriptorLength, headerLength);
+        }
+        LayoutDescriptor descriptor = null;
+        if (descriptorLength > 0) {
+            try {
+                descriptor = LayoutDescriptor.decode(s.asSlice(0, headerLength), DESCRIPTOR_OFFSET);
+            } catch (CorruptDescriptorException e) {
+                throw QueueErrors.corruptDescriptor(file, e);
+            }
+        }
+        return new Info(file, segmentSize, firstIndex, s.get(LONG, CREATED_OFFSET), s.get(LONG, PID_OFFSET), descriptor);
+    }
+
+    private static int crc(byte[] bytes, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, length);
+        return (int) crc.getValue();
+    }
+}

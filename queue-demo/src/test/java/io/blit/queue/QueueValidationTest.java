@@ -1,0 +1,173 @@
+package io.blit.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.SegmentHeader;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QueueValidationTest {
+    @TempDir
+    Path dir;
+
+    private Path createMarketDataQueue() {
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, QueueRoundTripTest.SMALL)) {
+            queue.appender().append(new MarketData().fillFor(1, 1));
+        }
+        return SegmentFiles.path(dir, 0);
+    }
+
+    @Test
+    void openingWithAClassOfOtherFieldsFailsNamingTheFields() {
+        createMarketDataQueue();
+        LayoutMismatchException e = assertThrows(LayoutMismatchException.class, () -> BlitQueue.open(dir, Quote.class));
+        String message = e.getMessage();
+        assertTrue(message.contains("layout mismatch"), message);
+        assertTrue(message.contains("spread"), message);     // extra in the reader
+        assertTrue(message.contains("askPrice3"), message);  // missing in the reader
+        assertTrue(message.contains("time"), message);       // long in the writer, int in the reader
+        assertTrue(message.contains(SegmentFiles.path(dir, 0).toString()), message);
+    }
+
+    @Test
+    void openingARawQueueForAMessageClassFails() {
+        BlitQueue.openRaw(dir).close();
+        LayoutMismatchException e = assertThrows(LayoutMismatchException.class, () -> BlitQueue.open(dir, MarketData.class));
+        assertTrue(e.getMessage().contains("raw bytes"), e.getMessage());
+    }
+
+    @Test
+    void aFlippedHeaderByteIsReportedWithFileAndChecksumOffset() throws IOException {
+        Path file = createMarketDataQueue();
+        flipByte(file, SegmentHeader.CREATED_OFFSET + 3);
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
+        assertEquals(file, e.file());
+        int headerLength = SegmentHeader.DESCRIPTOR_OFFSET + new MarketData().layout().descriptor().encodedSize();
+        assertEquals(headerLength, e.offset());
+        assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("at byte " + headerLength)
+                && e.getMessage().contains("checksum"), e.getMessage());
+    }
+
+    @Test
+    void aFlippedMagicByteIsReportedAtOffsetZero() throws IOException {
+        Path file = createMarketDataQueue();
+        flipByte(file, 2);
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
+        assertEquals(0, e.offset());
+        assertTrue(e.getMessage().contains("magic"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownFormatVersionIsReported() throws IOException {
+        Path file = createMarketDataQueue();
+        flipByte(file, SegmentHeader.VERSION_OFFSET);
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.openRaw(dir));
+        assertEquals(SegmentHeader.VERSION_OFFSET, e.offset());
+        assertTrue(e.getMessage().contains("format version"), e.getMessage());
+    }
+
+    @Test
+    void aTruncatedFileIsReportedWithItsSize() throws IOException {
+        Path file = createMarketDataQueue();
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(40_000);
+        }
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
+        assertEquals(file, e.file());
+        assertEquals(40_000, e.offset());
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    }
+
+    @Test
+    void aFileTruncatedInsideItsHeaderIsReported() throws IOException {
+        Path file = createMarketDataQueue();
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(100);
+        }
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
+        assertEquals(100, e.offset());
+    }
+
+    @Test
+    void aForeignFileUnderASegmentNameIsRefused() throws IOException {
+        createMarketDataQueue();
+        Path foreign = SegmentFiles.path(dir, 5000);
+        Files.write(foreign, new byte[64 << 10]);
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
+        assertEquals(foreign, e.file());
+        assertEquals(0, e.offset());
+    }
+
+    @Test
+    void aSegmentFileRenamedToAnotherIndexIsRefused() throws IOException {
+        Path file = createMarketDataQueue();
+        Path renamed = SegmentFiles.path(dir, 10);
+        Files.copy(file, renamed);
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
+        assertEquals(renamed, e.file());
+        assertEquals(SegmentHeader.FIRST_INDEX_OFFSET, e.offset());
+    }
+
+    @Test
+    void filesWithOtherNamesAreIgnored() throws IOException {
+        createMarketDataQueue();
+        Files.writeString(dir.resolve("notes.txt"), "not a segment");
+        Files.write(dir.resolve("segment-00000000000000000077.blitq.tmp-1-1"), new byte[10]);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
+            MarketData in = new MarketData();
+            assertTrue(queue.tailer().readNext(in));
+            assertTrue(in.isConsistentFor(1));
+        }
+    }
+
+    @Test
+    void temporariesOfDeadCreatorsAreDeletedOnOpenAndThoseOfLiveOnesKept() throws Exception {
+        createMarketDataQueue();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path stale = dir.resolve("segment-00000000000000000400.blitq.tmp-" + gone.pid() + "-1");
+        Path live = dir.resolve("segment-00000000000000000400.blitq.tmp-" + ProcessHandle.current().pid() + "-99");
+        Files.write(stale, new byte[10]);
+        Files.write(live, new byte[10]);
+        BlitQueue.open(dir, MarketData.class).close();
+        assertTrue(Files.notExists(stale), "dead creator's temporary deleted");
+        assertTrue(Files.exists(live), "live creator's temporary kept");
+    }
+
+    @Test
+    void aRecordHeaderPointingPastTheFileEndIsReportedAtItsOffset() throws IOException {
+        Path file = createMarketDataQueue();
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(SegmentHeader.RECORDS_START);
+            raf.write(new byte[] {(byte) 0xff, (byte) 0xff, 0x0f, 0, 0, 0, 0, (byte) 0x80}); // COMMITTED, huge length
+        }
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
+            QueueCorruptedException e = assertThrows(QueueCorruptedException.class,
+                    () -> queue.tailer().readNext(new MarketData()));
+            assertEquals(SegmentHeader.RECORDS_START, e.offset());
+            assertEquals(file, e.file());
+        }
+    }
+
+    @Test
+    void segmentSizesThatAreNotPageMultiplesOrTooSmallAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(8192));
+        assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(65_537));
+    }
+
+    private static void flipByte(Path file, long offset) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset);
+            int b = raf.read();
+            raf.seek(offset);
+            raf.write(b ^ 0x5a);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.blit.queue.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Test;
+
+class RecordHeaderTest {
+    @Test
+    void claimedWordCarriesStatePidAndLengthInTheirBits() {
+        long word = RecordHeader.claimed(123_456, 144);
+        assertEquals(0x4001_E240_0000_0090L, word);
+        assertEquals(RecordHeader.STATE_CLAIMED, RecordHeader.state(word));
+        assertEquals(123_456, RecordHeader.pid(word));
+        assertEquals(144, RecordHeader.length(word));
+        assertFalse(RecordHeader.isPadding(word));
+    }
+
+    @Test
+    void commitAndAbandonChangeOnlyTheState() {
+        long claimed = RecordHeader.claimed(RecordHeader.PID_MASK, Integer.MAX_VALUE);
+        long committed = RecordHeader.committed(claimed);
+        long abandoned = RecordHeader.abandoned(claimed);
+        assertEquals(RecordHeader.STATE_COMMITTED, RecordHeader.state(committed));
+        assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(abandoned));
+        for (long word : new long[] {committed, abandoned}) {
+            assertEquals(RecordHeader.PID_MASK, RecordHeader.pid(word));
+            assertEquals(Integer.MAX_VALUE, RecordHeader.length(word));
+            assertFalse(RecordHeader.isPadding(word));
+        }
+    }
+
+    @Test
+    void paddingIsACommittedWordWithThePaddingBit() {
+        long padding = RecordHeader.padding(77);
+        assertTrue(RecordHeader.isPadding(padding));
+        assertEquals(RecordHeader.STATE_COMMITTED, RecordHeader.state(padding));
+        assertEquals(77, RecordHeader.pid(padding));
+        assertEquals(0, RecordHeader.length(padding));
+    }
+
+    @Test
+    void pidsWiderThan29BitsAreMaskedNotSpilledIntoOtherBits() {
+        long word = RecordHeader.claimed((1L << 40) | 5, 8);
+        assertEquals(5, RecordHeader.pid(word));
+        assertEquals(RecordHeader.STATE_CLAIMED, RecordHeader.state(word));
+        assertFalse(RecordHeader.isPadding(word));
+    }
+
+    @Test
+    void recordsOccupyHeaderPlusPayloadRoundedUpTo8() {
+        assertEquals(8, RecordHeader.recordLength(0));
+        assertEquals(16, RecordHeader.recordLength(1));
+        assertEquals(16, RecordHeader.recordLength(8));
+        assertEquals(24, RecordHeader.recordLength(9));
+        assertEquals(152, RecordHeader.recordLength(144));
+    }
+
+    @Test
+    void claimSucceedsOnlyOnAnEmptyWordAndReturnsTheWitness() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(16, 8);
+            long first = RecordHeader.claimed(1, 10);
+            assertEquals(0L, RecordHeader.compareAndExchange(segment, 8, 0L, first));
+            assertEquals(first, RecordHeader.compareAndExchange(segment, 8, 0L, RecordHeader.claimed(2, 10)));
+            RecordHeader.storeRelease(segment, 8, RecordHeader.committed(first));
+            assertEquals(RecordHeader.committed(first), RecordHeader.loadAcquire(segment, 8));
+        }
+    }
+}
