@@ -20,8 +20,9 @@ public enum CopyEngine {
     /**
      * A loop of 8-byte words (then 4, 2, 1) read from or written to the object with
      * {@code sun.misc.Unsafe} at the verified offsets. Works for every trivially copyable class, whatever
-     * its module says, but about four times slower than {@link #GENERATED} on JDK 25. Used when
-     * {@link #GENERATED} cannot get access to the class.
+     * its module says. On segments confined to the calling thread it runs close to {@link #GENERATED};
+     * on shared, global, automatic and heap segments, where every access is checked, about four times
+     * slower. Used when {@link #GENERATED} cannot get access to the class.
      */
     WORD_LOOP
 }

@@ -12,16 +12,19 @@ import java.lang.foreign.MemorySegment;
  * The copy loop: moves a field block between a heap object and a segment in 8-byte words, then a
  * 4-, 2- and 1-byte tail.
  *
- * <p>The {@code WORD_LOOP} engine, the fallback for classes that generated code cannot reach. About
- * four times slower than generated code on JDK 25: the JIT re-runs the segment checks after every raw
- * object access (docs/copy-engine.md).
+ * <p>The {@code WORD_LOOP} engine, the fallback for classes that generated code cannot reach, and the
+ * by-address copy of very wide classes. Through the segment API it is about four times slower than
+ * generated code on JDK 25 (the JIT re-runs the segment checks after every raw object access,
+ * docs/copy-engine.md); by address, after {@link ConfinedAccess} has checked the segment once, it
+ * runs close to the generated code.
  *
  * <p>Why this shape: {@code Unsafe.copyMemory} refuses
  * non-array objects on JDK 25, so no single memcpy exists. The object side uses raw word access, which
  * is safe because callers pass a non-null object of the exact class whose verified layout gave
- * {@code start} and {@code length}. The segment side always goes through the {@link MemorySegment}
- * accessors, so bounds, liveness (a shared arena closed concurrently) and confinement are enforced by
- * the JDK on every word, and no raw access ever reaches memory that may be unmapped.
+ * {@code start} and {@code length}. {@code objectToSegment}/{@code segmentToObject} go through the
+ * {@link MemorySegment} accessors, so bounds, liveness (a shared arena closed concurrently) and
+ * confinement are enforced by the JDK on every word; {@code objectToAddress}/{@code addressToObject}
+ * are only called for a segment confined to the calling thread, checked once by the caller.
  *
  * <p>Callers check the bounds of the whole block first, so that a too-small segment leaves it untouched;
  * the first accessor call then performs the read-only, liveness and thread checks before anything
