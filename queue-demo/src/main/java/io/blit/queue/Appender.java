@@ -52,6 +52,26 @@ public final class Appender<T> implements AutoCloseable {
      * @throws QueueCorruptedException  if a record header in the file is invalid
      */
     public long append(T message) {
+        return append(message, null);
+    }
+
+    /**
+     * Appends one message that carries its own index: claims the record, calls
+     * {@code filler.fill(message, index)} with the index the record got, then copies the message into it
+     * and commits. Unlike filling the message before {@link #append(Object)}, the index is exact even when
+     * other appenders (threads or processes) append concurrently, because it is known before the copy.
+     * Allocates nothing when {@code filler} is a non-capturing lambda or a reused object.
+     *
+     * @param message the message to fill and append
+     * @param filler  writes the index-dependent fields; {@code null} for none
+     * @return the message's index (the one passed to {@code filler})
+     * @throws NullPointerException     if {@code message} is null
+     * @throws IllegalStateException    if this appender or its queue is raw or closed
+     * @throws WrongThreadException     if called from another thread than the first append's
+     * @throws QueueCorruptedException  if a record header in the file is invalid
+     * @throws RuntimeException         whatever {@code filler} throws; the claimed index is then abandoned
+     */
+    public long append(T message, IndexedFiller<? super T> filler) {
         Objects.requireNonNull(message, "message");
         BlockCopier<T> copier = queue.copier();
         int length = (int) copier.byteSize();
@@ -59,6 +79,9 @@ public final class Appender<T> implements AutoCloseable {
         long word = RecordHeader.claimed(pid, length);
         MemorySegment segment = file.segment();
         try {
+            if (filler != null) {
+                filler.fill(message, index);
+            }
             copier.writeTo(message, segment, position + RecordHeader.LENGTH);
         } catch (RuntimeException | Error e) {
             abandon(segment, word);

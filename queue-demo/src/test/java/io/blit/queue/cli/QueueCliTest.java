@@ -61,6 +61,30 @@ class QueueCliTest {
     }
 
     @Test
+    void concurrentProducersMakeOneGapFreeSequenceThatCheckAccepts() throws Exception {
+        int producers = 3;
+        int each = 20_000;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(producers);
+        List<java.util.concurrent.Future<Result>> results;
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(producers)) {
+            results = java.util.stream.IntStream.range(0, producers)
+                    .mapToObj(p -> pool.submit(() -> {
+                        start.await();
+                        return run("produce", "--dir", dir(), "--count", String.valueOf(each));
+                    }))
+                    .toList();
+        }
+        for (var result : results) {
+            Result produced = result.get();
+            assertEquals(0, produced.code(), produced.err());
+            assertEquals("", produced.err());
+        }
+        Result checked = run("check", "--dir", dir());
+        assertEquals(0, checked.code(), checked.out() + checked.err());
+        assertEquals(producers * each + " records ok", checked.out().strip());
+    }
+
+    @Test
     void produceTwiceContinuesTheSequence() {
         assertEquals(0, run("produce", "--dir", dir(), "--count", "300").code());
         Result second = run("produce", "--dir=" + dir(), "--count=200", "--rate", "0");
