@@ -31,8 +31,6 @@ final class SharedImages {
     static final long IMAGE_SIZE = SegmentHeader.MIN_SEGMENT_SIZE;
     /** Images that may be in use at once; running out throws, failing the test visibly. */
     static final int CAPACITY = 16_384;
-    /** Bytes zeroed from the start of the records on acquire: more than any test writes there. */
-    static final long RECORD_BYTES_RESET = 512;
     /** Bytes zeroed from the start of the checkpoint area on acquire: slots 0..15. */
     static final long CHECKPOINT_BYTES_RESET = 64;
 
@@ -68,9 +66,9 @@ final class SharedImages {
     }
 
     /**
-     * An image no live state uses, its first {@link #RECORD_BYTES_RESET} record bytes and first
-     * {@link #CHECKPOINT_BYTES_RESET} checkpoint bytes zeroed (plain stores: jcstress publishes the state
-     * to its actors).
+     * An image no live state uses, its whole records area (the tests write at its start and at its end)
+     * and first {@link #CHECKPOINT_BYTES_RESET} checkpoint bytes zeroed (plain stores: jcstress publishes
+     * the state to its actors).
      *
      * @throws IllegalStateException if {@link #CAPACITY} images are in use
      */
@@ -87,7 +85,7 @@ final class SharedImages {
                     MappedSegment.view(INFO, READER_MAPPING.asSlice(offset, IMAGE_SIZE)));
         }
         MemorySegment segment = image.writer().segment();
-        segment.asSlice(SegmentHeader.RECORDS_START, RECORD_BYTES_RESET).fill((byte) 0);
+        segment.asSlice(SegmentHeader.RECORDS_START).fill((byte) 0);
         segment.asSlice(Checkpoints.AREA_OFFSET, CHECKPOINT_BYTES_RESET).fill((byte) 0);
         return image;
     }
