@@ -1,10 +1,11 @@
 package io.blit.queue;
 
 import io.blit.core.BlockCopier;
-import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -32,10 +33,8 @@ public final class Appender<T> implements AutoCloseable {
     private final BlitQueue<T> queue;
     private final long pid = ProcessHandle.current().pid();
     private MappedSegment file;
-    /** Position of the next header word to look at. */
-    private long position;
-    /** Ordinal in the file of the record at {@link #position}. */
-    private long ordinal;
+    /** The next header word to look at in {@link #file}, and its record's ordinal. */
+    private final RecordCursor cursor = new RecordCursor(SegmentHeader.RECORDS_START, 0);
     private boolean closed;
 
     Appender(BlitQueue<T> queue) {
@@ -82,12 +81,12 @@ public final class Appender<T> implements AutoCloseable {
             if (filler != null) {
                 filler.fill(message, index);
             }
-            copier.writeTo(message, segment, position + RecordHeader.LENGTH);
+            copier.writeTo(message, segment, cursor.position() + RecordHeader.LENGTH);
         } catch (RuntimeException | Error e) {
             abandon(segment, word);
             throw e;
         }
-        commit(segment, word, length);
+        RecordProtocol.commit(segment, cursor, word);
         return index;
     }
 
@@ -113,12 +112,12 @@ public final class Appender<T> implements AutoCloseable {
         long word = RecordHeader.claimed(pid, length);
         MemorySegment segment = file.segment();
         try {
-            MemorySegment.copy(payload, 0, segment, position + RecordHeader.LENGTH, size);
+            MemorySegment.copy(payload, 0, segment, cursor.position() + RecordHeader.LENGTH, size);
         } catch (RuntimeException | Error e) {
             abandon(segment, word);
             throw e;
         }
-        commit(segment, word, length);
+        RecordProtocol.commit(segment, cursor, word);
         return index;
     }
 
@@ -142,56 +141,30 @@ public final class Appender<T> implements AutoCloseable {
         }
     }
 
-    /** Claims a record of {@code length} payload bytes at the tail; leaves {@link #position} at it. */
+    /** Claims a record of {@code length} payload bytes at the tail; leaves {@link #cursor} at it. */
     private long claim(int length) {
         ensureOpen();
         if (file == null) {
             long[] firsts = queue.files();
             moveTo(queue.file(firsts[firsts.length - 1]));
         }
-        long need = RecordHeader.recordLength(length);
         long claimWord = RecordHeader.claimed(pid, length);
-        while (true) {
-            MemorySegment segment = file.segment();
-            if (position + RecordHeader.LENGTH > file.size()) {
-                roll();
-                continue;
-            }
-            boolean fits = position + need <= file.size();
-            long witness = RecordHeader.compareAndExchange(segment, position, 0L,
-                    fits ? claimWord : RecordHeader.padding(pid));
-            if (witness == 0L) {
-                if (fits) {
-                    Checkpoints.record(segment, ordinal, position);
-                    return file.firstIndex() + ordinal;
-                }
-                roll();
-            } else if (RecordHeader.isPadding(witness)) {
-                roll();
-            } else {
-                position += RecordHeader.recordLength(file.checkedLength(witness, position));
-                ordinal++;
-            }
+        long paddingWord = RecordHeader.padding(pid);
+        while (!RecordProtocol.claim(file, cursor, claimWord, paddingWord)) {
+            roll();
         }
-    }
-
-    private void commit(MemorySegment segment, long claimedWord, int length) {
-        RecordHeader.storeRelease(segment, position, RecordHeader.committed(claimedWord));
-        position += RecordHeader.recordLength(length);
-        ordinal++;
+        return file.firstIndex() + cursor.ordinal();
     }
 
     private void abandon(MemorySegment segment, long claimedWord) {
         if (segment.scope().isAlive()) {
-            RecordHeader.storeRelease(segment, position, RecordHeader.abandoned(claimedWord));
-            position += RecordHeader.recordLength(RecordHeader.length(claimedWord));
-            ordinal++;
+            RecordProtocol.abandonOwn(segment, cursor, claimedWord);
         }
     }
 
     /** Moves to the next file, whose first index follows this file's last record; creates it if needed. */
     private void roll() {
-        long next = file.firstIndex() + ordinal;
+        long next = file.firstIndex() + cursor.ordinal();
         file.close();
         file = null;
         moveTo(queue.fileForAppend(next));
@@ -199,8 +172,7 @@ public final class Appender<T> implements AutoCloseable {
 
     private void moveTo(SegmentHeader.Info info) {
         file = new MappedSegment(info);
-        position = SegmentHeader.RECORDS_START;
-        ordinal = 0;
+        cursor.moveTo(SegmentHeader.RECORDS_START, 0);
     }
 
     private void ensureOpen() {

@@ -4,6 +4,7 @@ import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
@@ -263,7 +264,7 @@ public final class Tailer<T> implements AutoCloseable {
         if (pid == ownPid || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
             return false;
         }
-        RecordHeader.compareAndExchange(file.segment(), position, word, RecordHeader.abandoned(word));
+        RecordProtocol.abandonDead(file.segment(), position, word);
         return true;
     }
 }

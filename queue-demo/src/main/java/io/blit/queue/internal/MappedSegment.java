@@ -7,9 +7,13 @@ import java.lang.foreign.MemorySegment;
  * One segment file mapped in a confined arena of the thread that created this object: the cursor of
  * an appender or a tailer. Confinement lets Blit copy with its fast path and makes every access from
  * another thread fail with {@link WrongThreadException}. Not thread-safe; {@link #close()} unmaps.
+ *
+ * <p>{@link #view} wraps a file image mapped by the caller instead (the jcstress tests share one mapping
+ * between threads); such a view's {@link #close()} leaves the mapping alone.
  */
 public final class MappedSegment implements AutoCloseable {
     private final SegmentHeader.Info info;
+    /** The arena this object owns and closes, or null for a {@link #view}. */
     private final Arena arena;
     private final MemorySegment segment;
 
@@ -22,6 +26,26 @@ public final class MappedSegment implements AutoCloseable {
             arena.close();
             throw e;
         }
+    }
+
+    private MappedSegment(SegmentHeader.Info info, MemorySegment segment) {
+        this.info = info;
+        this.arena = null;
+        this.segment = segment;
+    }
+
+    /**
+     * A view of {@code segment}, a whole file image of {@code info.segmentSize()} bytes mapped and owned
+     * by the caller, in any arena; its thread-safety is the segment's.
+     *
+     * @throws IllegalArgumentException if the segment's size is not the file's
+     */
+    public static MappedSegment view(SegmentHeader.Info info, MemorySegment segment) {
+        if (segment.byteSize() != info.segmentSize()) {
+            throw new IllegalArgumentException("a view of " + info.file() + " needs " + info.segmentSize()
+                    + " bytes, the segment has " + segment.byteSize());
+        }
+        return new MappedSegment(info, segment);
     }
 
     public SegmentHeader.Info info() {
@@ -55,7 +79,7 @@ public final class MappedSegment implements AutoCloseable {
 
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
+        if (arena != null && arena.scope().isAlive()) {
             arena.close();
         }
     }

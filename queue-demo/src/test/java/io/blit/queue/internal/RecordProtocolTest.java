@@ -1,0 +1,119 @@
+package io.blit.queue.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The protocol steps on one in-memory file image; the races themselves are in module stress-tests (jcstress). */
+class RecordProtocolTest {
+    private static final long SIZE = SegmentHeader.MIN_SEGMENT_SIZE;
+    private static final long START = SegmentHeader.RECORDS_START;
+    private static final SegmentHeader.Info INFO = new SegmentHeader.Info(Path.of("image.blitq"), SIZE, 0, 0, 1, null);
+
+    private final Arena arena = Arena.ofConfined();
+    private final MappedSegment file = MappedSegment.view(INFO, arena.allocate(SIZE, 8));
+
+    @AfterEach
+    void close() {
+        file.close(); // a view: leaves the memory alone
+        assertTrue(file.segment().scope().isAlive());
+        arena.close();
+    }
+
+    @Test
+    void claimSkipsRecordsOthersWonAndStopsAtTheFirstFreeWord() {
+        long other = RecordHeader.claimed(7, 20);
+        RecordHeader.storeRelease(file.segment(), START, other);
+        RecordCursor cursor = new RecordCursor(START, 0);
+        long mine = RecordHeader.claimed(8, 16);
+
+        assertTrue(RecordProtocol.claim(file, cursor, mine, RecordHeader.padding(8)));
+        assertEquals(START + RecordHeader.recordLength(20), cursor.position());
+        assertEquals(1, cursor.ordinal());
+        assertEquals(mine, RecordHeader.loadAcquire(file.segment(), cursor.position()));
+        assertEquals(other, RecordHeader.loadAcquire(file.segment(), START));
+    }
+
+    @Test
+    void claimOfTheCheckpointedOrdinalWritesItsSlot() {
+        long position = START + 64;
+        RecordCursor cursor = new RecordCursor(position, Checkpoints.INTERVAL);
+        assertTrue(RecordProtocol.claim(file, cursor, RecordHeader.claimed(8, 16), RecordHeader.padding(8)));
+        assertEquals(1, Checkpoints.nearest(file.segment(), Long.MAX_VALUE));
+        assertEquals(position, Checkpoints.position(file, 1));
+    }
+
+    @Test
+    void claimWritesPaddingWhereTheRecordDoesNotFitAndGivesUp() {
+        long position = SIZE - 16;
+        RecordCursor cursor = new RecordCursor(position, 3);
+        assertFalse(RecordProtocol.claim(file, cursor, RecordHeader.claimed(8, 16), RecordHeader.padding(8)));
+        assertEquals(RecordHeader.padding(8), RecordHeader.loadAcquire(file.segment(), position));
+        assertEquals(3, cursor.ordinal());
+    }
+
+    @Test
+    void claimGivesUpAtAnotherClaimersPaddingWithoutWriting() {
+        RecordHeader.storeRelease(file.segment(), START, RecordHeader.padding(7));
+        RecordCursor cursor = new RecordCursor(START, 0);
+        assertFalse(RecordProtocol.claim(file, cursor, RecordHeader.claimed(8, 16), RecordHeader.padding(8)));
+        assertEquals(RecordHeader.padding(7), RecordHeader.loadAcquire(file.segment(), START));
+        assertEquals(START, cursor.position());
+    }
+
+    @Test
+    void claimGivesUpWhereNoHeaderFits() {
+        RecordCursor cursor = new RecordCursor(SIZE - 4, 9);
+        assertFalse(RecordProtocol.claim(file, cursor, RecordHeader.claimed(8, 16), RecordHeader.padding(8)));
+        assertEquals(9, cursor.ordinal());
+    }
+
+    @Test
+    void claimRefusesAWonRecordThatExtendsPastTheFile() {
+        RecordHeader.storeRelease(file.segment(), START, RecordHeader.claimed(7, (int) SIZE));
+        RecordCursor cursor = new RecordCursor(START, 0);
+        var e = assertThrows(io.blit.queue.QueueCorruptedException.class,
+                () -> RecordProtocol.claim(file, cursor, RecordHeader.claimed(8, 16), RecordHeader.padding(8)));
+        assertTrue(e.getMessage().contains("image.blitq"), e.getMessage());
+    }
+
+    @Test
+    void commitAndAbandonOwnStoreTheirWordAndMovePastTheRecord() {
+        long word = RecordHeader.claimed(8, 20);
+        RecordCursor cursor = new RecordCursor(START, 0);
+        assertTrue(RecordProtocol.claim(file, cursor, word, RecordHeader.padding(8)));
+        RecordProtocol.commit(file.segment(), cursor, word);
+        assertEquals(RecordHeader.committed(word), RecordHeader.loadAcquire(file.segment(), START));
+        assertEquals(START + 32, cursor.position());
+        assertEquals(1, cursor.ordinal());
+
+        assertTrue(RecordProtocol.claim(file, cursor, word, RecordHeader.padding(8)));
+        RecordProtocol.abandonOwn(file.segment(), cursor, word);
+        assertEquals(RecordHeader.abandoned(word), RecordHeader.loadAcquire(file.segment(), START + 32));
+        assertEquals(2, cursor.ordinal());
+    }
+
+    @Test
+    void abandonDeadSucceedsOnlyFromTheSameClaimedWord() {
+        long word = RecordHeader.claimed(7, 16);
+        RecordHeader.storeRelease(file.segment(), START, word);
+        assertFalse(RecordProtocol.abandonDead(file.segment(), START, RecordHeader.claimed(7, 24)));
+        assertTrue(RecordProtocol.abandonDead(file.segment(), START, word));
+        assertFalse(RecordProtocol.abandonDead(file.segment(), START, word));
+        assertEquals(RecordHeader.abandoned(word), RecordHeader.loadAcquire(file.segment(), START));
+    }
+
+    @Test
+    void viewRefusesASegmentOfAnotherSizeNamingTheFile() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> MappedSegment.view(INFO, arena.allocate(SIZE - 8, 8)));
+        assertTrue(e.getMessage().contains("image.blitq"), e.getMessage());
+    }
+}
