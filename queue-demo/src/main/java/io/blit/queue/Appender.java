@@ -124,7 +124,7 @@ public final class Appender<T> implements AutoCloseable {
         ensureOpen();
         if (file == null) {
             long[] firsts = queue.files();
-            moveTo(queue.file(firsts[firsts.length - 1]));
+            moveTo(queue.fileForWriting(firsts[firsts.length - 1]));
         }
         long need = RecordHeader.recordLength(length);
         long claimWord = RecordHeader.claimed(pid, length);
