@@ -37,6 +37,8 @@ final class DescriptorCodec {
             FieldType.SHORT, FieldType.INT, FieldType.FLOAT, FieldType.LONG, FieldType.DOUBLE);
     private static final int COMPACT = 1;
     private static final int COMPRESSED_CLASS = 2;
+    /** Added after version 1 shipped: files written before it have the bit clear, and were all little-endian. */
+    private static final int BIG_ENDIAN = 4;
 
     private DescriptorCodec() {
     }
@@ -67,7 +69,8 @@ final class DescriptorCodec {
         segment.set(INT, offset + 16, descriptor.length());
         segment.set(INT, offset + 20, jvm.objectHeaderSize());
         segment.set(INT, offset + 24, jvm.objectAlignment());
-        segment.set(BYTE, offset + 28, (byte) ((jvm.compactObjectHeaders() ? COMPACT : 0) | (jvm.compressedClassPointers() ? COMPRESSED_CLASS : 0)));
+        segment.set(BYTE, offset + 28, (byte) ((jvm.compactObjectHeaders() ? COMPACT : 0) | (jvm.compressedClassPointers() ? COMPRESSED_CLASS : 0)
+                | (jvm.byteOrder() == ByteOrder.BIG_ENDIAN ? BIG_ENDIAN : 0)));
         MemorySegment.copy(HexFormat.of().parseHex(descriptor.fingerprint()), 0, segment, BYTE, offset + 29, Fingerprint.HEX_DIGITS / 2);
         long at = offset + NAMES_OFFSET;
         for (int i = 0; i < 3; i++) {
@@ -133,7 +136,7 @@ final class DescriptorCodec {
             throw corrupt(offset + 12, "start " + start + ", length " + length + ", header " + header + ", alignment " + alignment
                     + ": start must be >= 0, the others >= 1");
         }
-        if ((flags & ~(COMPACT | COMPRESSED_CLASS)) != 0) {
+        if ((flags & ~(COMPACT | COMPRESSED_CLASS | BIG_ENDIAN)) != 0) {
             throw corrupt(offset + 28, "unknown flag bits 0x" + Integer.toHexString(flags));
         }
         byte[] fingerprint = new byte[Fingerprint.HEX_DIGITS / 2];
@@ -163,7 +166,8 @@ final class DescriptorCodec {
             throw corrupt(in.at, (checksumAt - in.at) + " unexpected bytes between the last field and the checksum");
         }
         try {
-            JvmFacts jvm = new JvmFacts(header, (flags & COMPACT) != 0, (flags & COMPRESSED_CLASS) != 0, alignment, vmName, vmVersion);
+            JvmFacts jvm = new JvmFacts(header, (flags & COMPACT) != 0, (flags & COMPRESSED_CLASS) != 0, alignment, vmName, vmVersion,
+                    (flags & BIG_ENDIAN) != 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
             return new LayoutDescriptor(className, start, length, fields, jvm, HexFormat.of().formatHex(fingerprint));
         } catch (IllegalArgumentException e) {
             throw corrupt(offset, "inconsistent descriptor: " + e.getMessage(), e);

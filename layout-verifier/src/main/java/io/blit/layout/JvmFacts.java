@@ -4,6 +4,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
 import io.blit.layout.internal.UnsafeAccess;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -17,21 +18,38 @@ import java.util.Objects;
  * @param objectAlignment         {@code -XX:ObjectAlignmentInBytes}
  * @param vmName                  {@code java.vm.name}
  * @param vmVersion               {@code java.vm.version}
+ * @param byteOrder               the platform's native byte order, in which a block's multi-byte fields
+ *                                are stored; the layout fingerprint does not cover it, so a reader must
+ *                                compare it separately (Blit's {@code BlockReader} does)
  */
 public record JvmFacts(int objectHeaderSize,
                        boolean compactObjectHeaders,
                        boolean compressedClassPointers,
                        int objectAlignment,
                        String vmName,
-                       String vmVersion) {
+                       String vmVersion,
+                       ByteOrder byteOrder) {
 
-    /** @throws IllegalArgumentException if a size is not positive; NullPointerException for null names */
+    /** @throws IllegalArgumentException if a size is not positive; NullPointerException for null names or order */
     public JvmFacts {
         Objects.requireNonNull(vmName, "vmName");
         Objects.requireNonNull(vmVersion, "vmVersion");
+        Objects.requireNonNull(byteOrder, "byteOrder");
         if (objectHeaderSize <= 0 || objectAlignment <= 0) {
             throw new IllegalArgumentException("invalid JVM facts: header=" + objectHeaderSize + " alignment=" + objectAlignment);
         }
+    }
+
+    /**
+     * Facts of a JVM with this platform's native byte order (the byte order was added to the record
+     * later; this constructor keeps the earlier six-argument form).
+     *
+     * @throws IllegalArgumentException if a size is not positive; NullPointerException for null names
+     */
+    public JvmFacts(int objectHeaderSize, boolean compactObjectHeaders, boolean compressedClassPointers,
+                    int objectAlignment, String vmName, String vmVersion) {
+        this(objectHeaderSize, compactObjectHeaders, compressedClassPointers, objectAlignment, vmName, vmVersion,
+                ByteOrder.nativeOrder());
     }
 
     /** The facts of this JVM, read once. */
@@ -69,7 +87,8 @@ public record JvmFacts(int objectHeaderSize,
             boolean compressedClass = booleanOption(hotSpot, "UseCompressedClassPointers", header <= 12);
             int alignment = intOption(hotSpot, "ObjectAlignmentInBytes", 8);
             return new JvmFacts(header, compact, compressedClass, alignment,
-                    System.getProperty("java.vm.name", "unknown"), System.getProperty("java.vm.version", "unknown"));
+                    System.getProperty("java.vm.name", "unknown"), System.getProperty("java.vm.version", "unknown"),
+                    ByteOrder.nativeOrder());
         }
 
         private static String option(HotSpotDiagnosticMXBean hotSpot, String name) {

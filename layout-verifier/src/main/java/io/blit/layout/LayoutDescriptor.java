@@ -30,7 +30,8 @@ import java.util.Objects;
  *  16      4     length, i32 &gt;= 1
  *  20      4     JVM object header size, i32 &gt;= 1
  *  24      4     JVM object alignment, i32 &gt;= 1
- *  28      1     flags: bit 0 compact object headers, bit 1 compressed class pointers; others 0
+ *  28      1     flags: bit 0 compact object headers, bit 1 compressed class pointers, bit 2 big-endian
+ *                (the writer's native byte order; clear = little-endian); others 0
  *  29      8     fingerprint: its 16 hex digits as 8 bytes
  *  37      var   class name (1..1024 bytes), JVM name (0..1024), JVM version (0..1024)
  *  ...     var   N fields, by offset: name (1..1024 bytes), declaring class name (1..1024),

@@ -59,6 +59,29 @@ class DescriptorEncodingTest {
     }
 
     @Test
+    void byteOrderIsFlagBitTwoAndRoundTrips() {
+        LayoutDescriptor little = LayoutDescriptorTest.handBuilt();
+        JvmFacts l = little.jvm();
+        JvmFacts bigFacts = new JvmFacts(l.objectHeaderSize(), l.compactObjectHeaders(), l.compressedClassPointers(),
+                l.objectAlignment(), l.vmName(), l.vmVersion(), ByteOrder.BIG_ENDIAN);
+        LayoutDescriptor big = new LayoutDescriptor(little.className(), little.start(), little.length(), little.fields(),
+                bigFacts, little.fingerprint());
+        byte[] bigBytes = encode(big);
+        byte[] littleBytes = encode(new LayoutDescriptor(little.className(), little.start(), little.length(), little.fields(),
+                new JvmFacts(l.objectHeaderSize(), l.compactObjectHeaders(), l.compressedClassPointers(),
+                        l.objectAlignment(), l.vmName(), l.vmVersion(), ByteOrder.LITTLE_ENDIAN), little.fingerprint()));
+        assertEquals(4, bigBytes[28] & 4, "bit 2 set for big-endian");
+        assertEquals(0, littleBytes[28] & 4, "bit 2 clear for little-endian, as in files written before the bit existed");
+        assertEquals(ByteOrder.BIG_ENDIAN, decodeOrNull(bigBytes, "big-endian").jvm().byteOrder());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, decodeOrNull(littleBytes, "little-endian").jvm().byteOrder());
+        assertEquals(big, decodeOrNull(bigBytes, "big-endian"));
+        byte[] unknownFlag = littleBytes.clone();
+        unknownFlag[28] |= 8;
+        reseal(unknownFlag, unknownFlag.length);
+        assertRejected(unknownFlag, 28, "unknown flag bits");
+    }
+
+    @Test
     void roundTripsThroughAHeapSegmentOfLongsAtAnUnalignedOffset() {
         LayoutDescriptor descriptor = LayoutVerifier.verify(Shapes.HoleyThree.class).descriptor();
         MemorySegment longs = MemorySegment.ofArray(new long[(descriptor.encodedSize() + 16) / 8 + 1]);

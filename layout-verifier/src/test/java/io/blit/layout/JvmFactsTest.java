@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
@@ -73,5 +74,12 @@ class JvmFactsTest {
         assertThrows(IllegalArgumentException.class, () -> new JvmFacts(-12, false, true, 8, "vm", "1"));
         assertThrows(NullPointerException.class, () -> new JvmFacts(12, false, true, 8, null, "1"));
         assertThrows(NullPointerException.class, () -> new JvmFacts(12, false, true, 8, "vm", null));
+        assertThrows(NullPointerException.class, () -> new JvmFacts(12, false, true, 8, "vm", "1", null));
+    }
+
+    @Test
+    void byteOrderIsTheNativeOne() {
+        assertEquals(ByteOrder.nativeOrder(), JvmFacts.current().byteOrder());
+        assertEquals(ByteOrder.nativeOrder(), new JvmFacts(12, false, true, 8, "vm", "1").byteOrder());
     }
 }

@@ -146,7 +146,7 @@ public final class Appender<T> implements AutoCloseable {
         ensureOpen();
         if (file == null) {
             long[] firsts = queue.files();
-            moveTo(queue.file(firsts[firsts.length - 1]));
+            moveTo(queue.fileForWriting(firsts[firsts.length - 1]));
         }
         long claimWord = RecordHeader.claimed(pid, length);
         long paddingWord = RecordHeader.padding(pid);

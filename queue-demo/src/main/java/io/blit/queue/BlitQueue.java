@@ -1,6 +1,9 @@
 package io.blit.queue;
 
 import io.blit.core.BlockCopier;
+import io.blit.core.BlockReader;
+import io.blit.core.IncompatibleLayoutException;
+import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.QueueErrors;
@@ -15,8 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A persisted, multi-producer, multi-consumer queue of messages in a directory of memory-mapped segment
@@ -35,8 +40,14 @@ import java.util.Set;
  * <h2>Assumptions and guarantees</h2>
  * <ul>
  *   <li><b>Validation.</b> Opening validates the header of every segment file (magic, version, CRC32C, size,
- *       first index) and throws {@link QueueCorruptedException} naming the file and offset; a message class
- *       whose layout differs from the one stored throws {@link LayoutMismatchException} listing the fields.
+ *       first index) and throws {@link QueueCorruptedException} naming the file and offset.</li>
+ *   <li><b>Layouts.</b> Each file records the layout its messages were written with. A tailer reads a file
+ *       written under another layout (other JVM flags, fields added, removed or reordered) as
+ *       {@link Options#layoutPolicy} says: {@link LayoutPolicy#TRANSLATE} (the default) translates field by
+ *       field, matched by name (a field the file lacks reads as 0); {@link LayoutPolicy#STRICT} refuses.
+ *       A field whose type changed is refused under both. An appender writes only into files of exactly its
+ *       class's layout. Refusals are {@link LayoutMismatchException}s naming the file and every field
+ *       (docs/cross-layout.md).
  *       Files whose names are not {@code segment-<20 digits>.blitq} are ignored, except the temporaries of
  *       creators that died, which are deleted.</li>
  *   <li><b>Ordering.</b> Every message gets a unique, contiguous index. A message is visible to tailers when its
@@ -58,16 +69,29 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final LayoutDescriptor descriptor;
     private final long segmentSize;
     private final long abandonGraceNanos;
+    private final LayoutPolicy layoutPolicy;
+    /** One reader per file layout met, validated under the policy; files of one layout share it. */
+    private final Map<LayoutDescriptor, BlockReader<T>> readers = new ConcurrentHashMap<>();
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
     private boolean closed;
 
-    /** Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}. */
-    public record Options(long segmentSize, Duration abandonGrace) {
+    /**
+     * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
+     *
+     * @param segmentSize  bytes of each new segment file
+     * @param abandonGrace how long a CLAIMED record may stay so before a tailer checks whether its claimer died
+     * @param layoutPolicy how tailers read files written under another layout than the message class's
+     *                     (appenders never write into such files)
+     */
+    public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy) {
         /**
          * @throws IllegalArgumentException if the segment size is below {@link SegmentHeader#MIN_SEGMENT_SIZE}
          *                                  (12288) or not a multiple of 4096, or the grace is negative
+         * @throws NullPointerException     if the grace or the policy is null
          */
         public Options {
+            Objects.requireNonNull(abandonGrace, "abandonGrace");
+            Objects.requireNonNull(layoutPolicy, "layoutPolicy");
             if (segmentSize < SegmentHeader.MIN_SEGMENT_SIZE || segmentSize % 4096 != 0) {
                 throw QueueErrors.badSegmentSize(segmentSize);
             }
@@ -76,19 +100,29 @@ public final class BlitQueue<T> implements AutoCloseable {
             }
         }
 
-        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s. */
+        /** Options with the default {@link LayoutPolicy#TRANSLATE}. */
+        public Options(long segmentSize, Duration abandonGrace) {
+            this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE);
+        }
+
+        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated. */
         public static Options defaults() {
-            return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1));
+            return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE);
         }
 
         /** These options with another segment size (for a new queue). */
         public Options segmentSize(long bytes) {
-            return new Options(bytes, abandonGrace);
+            return new Options(bytes, abandonGrace, layoutPolicy);
         }
 
         /** These options with another grace period before a tailer checks whether a claimer died. */
         public Options abandonGrace(Duration grace) {
-            return new Options(segmentSize, grace);
+            return new Options(segmentSize, grace, layoutPolicy);
+        }
+
+        /** These options with another policy for reading files written under another layout. */
+        public Options layoutPolicy(LayoutPolicy policy) {
+            return new Options(segmentSize, abandonGrace, policy);
         }
     }
 
@@ -97,6 +131,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         this.type = type;
         this.copier = type == null ? null : BlockCopier.of(type);
         this.abandonGraceNanos = options.abandonGrace().toNanos();
+        this.layoutPolicy = options.layoutPolicy();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -132,7 +167,9 @@ public final class BlitQueue<T> implements AutoCloseable {
      * Opens (creating the directory and first file if needed) the queue of {@code type} messages in {@code dir}.
      *
      * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
-     * @throws LayoutMismatchException  if the queue was written with another layout, or holds raw bytes
+     * @throws LayoutMismatchException  if the queue holds raw bytes, or a file was written with a layout that
+     *                                  {@link Options#layoutPolicy} cannot read (STRICT: any other layout;
+     *                                  TRANSLATE: a field of another type)
      * @throws QueueCorruptedException  if a segment file's header is invalid
      * @throws UncheckedIOException     if the file system fails
      */
@@ -156,8 +193,15 @@ public final class BlitQueue<T> implements AutoCloseable {
         return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), null, Objects.requireNonNull(options, "options"));
     }
 
-    /** A new appender; it belongs to the thread that first appends with it. */
+    /**
+     * A new appender; it belongs to the thread that first appends with it.
+     *
+     * @throws LayoutMismatchException if the newest file was written under another layout than the message
+     *                                 class's here: records of two layouts in one file could not be told apart
+     */
     public Appender<T> appender() {
+        long[] firsts = files();
+        fileForWriting(firsts[firsts.length - 1]);
         return register(new Appender<>(this));
     }
 
@@ -185,9 +229,17 @@ public final class BlitQueue<T> implements AutoCloseable {
         return dir;
     }
 
-    /** The layout of the stored messages, or null for a raw queue. */
+    /**
+     * The layout of the message class in this JVM — the layout appenders write and new files record — or
+     * null for a raw queue. Existing files may record other layouts, which tailers translate.
+     */
     public LayoutDescriptor descriptor() {
         return descriptor;
+    }
+
+    /** How tailers read files written under another layout. */
+    public LayoutPolicy layoutPolicy() {
+        return layoutPolicy;
     }
 
     /**
@@ -244,9 +296,20 @@ public final class BlitQueue<T> implements AutoCloseable {
         return segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH;
     }
 
-    /** Validated header of the file of {@code firstIndex}, creating it if absent (rolling). */
+    /** Validated header of the file of {@code firstIndex}, creating it if absent (rolling); its layout must be ours. */
     SegmentHeader.Info fileForAppend(long firstIndex) {
-        return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, descriptor));
+        return checkWritable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, descriptor)));
+    }
+
+    /** Validated header of the existing file of {@code firstIndex}, whose layout must be ours. */
+    SegmentHeader.Info fileForWriting(long firstIndex) {
+        return checkWritable(file(firstIndex));
+    }
+
+    /** The reader of the records of a file that {@link #file(long)} validated. */
+    BlockReader<T> reader(SegmentHeader.Info info) {
+        BlockReader<T> reader = readers.get(info.descriptor());
+        return reader != null ? reader : readerOf(info);
     }
 
     /** Validated header of the existing file of {@code firstIndex}. */
@@ -280,9 +343,37 @@ public final class BlitQueue<T> implements AutoCloseable {
         if (info.raw()) {
             throw QueueErrors.rawFileOpenedTyped(info.file(), descriptor.className());
         }
-        LayoutComparison comparison = info.descriptor().compatibility(descriptor);
-        if (!comparison.identical()) {
-            throw QueueErrors.layoutMismatch(info.file(), comparison);
+        if (copier == null) {
+            // Opened raw on a queue of a message class: payloads are the stored blocks, of one layout throughout.
+            LayoutComparison comparison = info.descriptor().compatibility(descriptor);
+            if (!comparison.identical()) {
+                throw QueueErrors.layoutMismatch(info.file(), comparison);
+            }
+        } else {
+            readerOf(info);
+        }
+        return info;
+    }
+
+    private BlockReader<T> readerOf(SegmentHeader.Info info) {
+        BlockReader<T> reader = readers.get(info.descriptor());
+        if (reader == null) {
+            try {
+                reader = BlockReader.of(info.descriptor(), copier, layoutPolicy);
+            } catch (IncompatibleLayoutException e) {
+                throw QueueErrors.layoutMismatch(info.file(), e);
+            }
+            readers.putIfAbsent(info.descriptor(), reader);
+        }
+        return reader;
+    }
+
+    private SegmentHeader.Info checkWritable(SegmentHeader.Info info) {
+        if (descriptor != null && !info.raw()) {
+            LayoutComparison comparison = info.descriptor().compatibility(descriptor);
+            if (!comparison.identical() || !info.descriptor().jvm().byteOrder().equals(descriptor.jvm().byteOrder())) {
+                throw QueueErrors.foreignLayoutAppend(info.file(), comparison);
+            }
         }
         return info;
     }

@@ -1,5 +1,6 @@
 package io.blit.queue;
 
+import io.blit.core.BlockReader;
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
@@ -41,6 +42,9 @@ public final class Tailer<T> implements AutoCloseable {
     private long position;
     private long index;
     private MappedSegment file;
+    /** The reader of {@link #readerFile}'s layout; renewed when {@link #file} changes. */
+    private BlockReader<T> reader;
+    private MappedSegment readerFile;
     private long watchedWord;
     private long watchedIndex = -1;
     private long watchedSince;
@@ -115,7 +119,9 @@ public final class Tailer<T> implements AutoCloseable {
     }
 
     /**
-     * Reads the next message into {@code into} if one is committed, without waiting.
+     * Reads the next message into {@code into} if one is committed, without waiting. A message of a file
+     * written under another layout is read as the queue's {@link BlitQueue#layoutPolicy()} says (validated when
+     * the file was opened): translated field by field under TRANSLATE.
      *
      * @return true if a message was read (and {@link #index()} advanced), false if none is ready
      * @throws IllegalStateException   if the queue is raw, or this tailer is closed
@@ -123,16 +129,20 @@ public final class Tailer<T> implements AutoCloseable {
      */
     public boolean readNext(T into) {
         Objects.requireNonNull(into, "into");
-        var copier = queue.copier();
+        queue.copier(); // throws for a raw queue
         int payload = advance();
         if (payload < 0) {
             return false;
         }
-        long length = copier.byteSize();
+        if (readerFile != file) {
+            reader = queue.reader(file.info());
+            readerFile = file;
+        }
+        long length = reader.byteSize();
         if (payload != length) {
             throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
         }
-        copier.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
+        reader.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
         step(length);
         return true;
     }

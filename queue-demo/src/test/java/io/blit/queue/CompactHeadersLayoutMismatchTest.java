@@ -20,8 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A queue written under one object-header mode and opened under the other: field offsets relative to
- * the block start move for a class of mixed field sizes, so the open must fail with a report naming
- * the moved fields; a class of only 8-byte fields keeps its relative layout and reads back exactly.
+ * the block start move for a class of mixed field sizes, so with {@link io.blit.core.LayoutPolicy#STRICT}
+ * the open must fail with a report naming the moved fields, and with {@code TRANSLATE} (the default) every
+ * value must read back exactly; a class of only 8-byte fields keeps its relative layout and reads back
+ * exactly under both.
  * Writer and reader are both child JVMs with explicit flags, so the result does not depend on the
  * flags of the JVM running the tests.
  */
@@ -37,13 +39,23 @@ class CompactHeadersLayoutMismatchTest {
     private final AtomicInteger runs = new AtomicInteger();
 
     @Test
-    void mixedSizeQueueWrittenUnderCompactHeadersIsRefusedUnderDefaultHeaders() throws Exception {
+    void mixedSizeQueueWrittenUnderCompactHeadersIsRefusedUnderDefaultHeadersWhenStrict() throws Exception {
         assertMismatch(COMPACT, DEFAULT);
     }
 
     @Test
-    void mixedSizeQueueWrittenUnderDefaultHeadersIsRefusedUnderCompactHeaders() throws Exception {
+    void mixedSizeQueueWrittenUnderDefaultHeadersIsRefusedUnderCompactHeadersWhenStrict() throws Exception {
         assertMismatch(DEFAULT, COMPACT);
+    }
+
+    @Test
+    void mixedSizeQueueWrittenUnderCompactHeadersIsTranslatedExactlyUnderDefaultHeaders() throws Exception {
+        assertTranslated(COMPACT, DEFAULT);
+    }
+
+    @Test
+    void mixedSizeQueueWrittenUnderDefaultHeadersIsTranslatedExactlyUnderCompactHeaders() throws Exception {
+        assertTranslated(DEFAULT, COMPACT);
     }
 
     @Test
@@ -53,16 +65,9 @@ class CompactHeadersLayoutMismatchTest {
         assertTrue(writer.contains("done"), String.join("\n", writer));
         assertEquals("compact-headers", mode(writer), "the flag took effect in the writer");
 
-        List<String> reader = runChild(COMPACT, "read", dir, "mixed");
+        List<String> reader = runChild(COMPACT, "read", dir, "mixed", "STRICT");
         assertEquals("compact-headers", mode(reader));
-        assertNoException(reader);
-        List<String> expected = new ArrayList<>();
-        MixedSizes m = new MixedSizes();
-        for (int i = 0; i < COUNT; i++) {
-            expected.add(m.fillFor(i).values());
-        }
-        assertEquals(expected, lines(reader, "VALUE "), String.join("\n", reader));
-        assertTrue(reader.contains("read " + COUNT), String.join("\n", reader));
+        assertExactMixedValues(reader);
     }
 
     @Test
@@ -72,7 +77,7 @@ class CompactHeadersLayoutMismatchTest {
         assertTrue(writer.contains("done"), String.join("\n", writer));
         assertEquals("compact-headers", mode(writer));
 
-        List<String> reader = runChild(DEFAULT, "read", dir, "market");
+        List<String> reader = runChild(DEFAULT, "read", dir, "market", "STRICT");
         assertFalse(mode(reader).equals("compact-headers"), "reader runs with default headers: " + mode(reader));
         assertEquals(layout(writer), layout(reader), "only 8-byte fields: same relative offsets in both modes");
         assertNoException(reader);
@@ -87,11 +92,32 @@ class CompactHeadersLayoutMismatchTest {
         assertTrue(reader.contains("read " + COUNT), String.join("\n", reader));
     }
 
+    private void assertTranslated(String writerFlag, String readerFlag) throws Exception {
+        Path dir = temp.resolve("queue");
+        List<String> writer = runChild(writerFlag, "write", dir, "mixed", Integer.toString(COUNT));
+        assertTrue(writer.contains("done"), String.join("\n", writer));
+        List<String> reader = runChild(readerFlag, "read", dir, "mixed", "TRANSLATE");
+        assertFalse(mode(writer).equals(mode(reader)), "writer and reader run in different header modes: " + mode(writer));
+        assertFalse(layout(writer).equals(layout(reader)), "the relative layouts differ: " + layout(writer) + " vs " + layout(reader));
+        assertExactMixedValues(reader);
+    }
+
+    private static void assertExactMixedValues(List<String> reader) {
+        assertNoException(reader);
+        List<String> expected = new ArrayList<>();
+        MixedSizes m = new MixedSizes();
+        for (int i = 0; i < COUNT; i++) {
+            expected.add(m.fillFor(i).values());
+        }
+        assertEquals(expected, lines(reader, "VALUE "), String.join("\n", reader));
+        assertTrue(reader.contains("read " + COUNT), String.join("\n", reader));
+    }
+
     private void assertMismatch(String writerFlag, String readerFlag) throws Exception {
         Path dir = temp.resolve("queue");
         List<String> writer = runChild(writerFlag, "write", dir, "mixed", Integer.toString(COUNT));
         assertTrue(writer.contains("done"), String.join("\n", writer));
-        List<String> reader = runChild(readerFlag, "read", dir, "mixed");
+        List<String> reader = runChild(readerFlag, "read", dir, "mixed", "STRICT");
         assertFalse(mode(writer).equals(mode(reader)), "writer and reader run in different header modes: " + mode(writer));
 
         Map<String, Integer> writerOffsets = layout(writer);
@@ -110,7 +136,7 @@ class CompactHeadersLayoutMismatchTest {
         assertFalse(reader.stream().anyMatch(l -> l.startsWith("read ")), "the open must fail:\n" + all);
         assertEquals(List.of(LayoutMismatchException.class.getName()), lines(reader, "EXCEPTION "), all);
         String message = message(reader);
-        assertTrue(message.contains(MixedSizes.class.getName()), message);
+        assertTrue(message.contains(MixedSizes.class.getName()) && message.contains("LayoutPolicy.STRICT"), message);
         assertTrue(message.contains("; " + moved.size() + (moved.size() == 1 ? " difference" : " differences")),
                 "one difference per moved field " + moved + ":\n" + message);
         for (String field : writerOffsets.keySet()) {

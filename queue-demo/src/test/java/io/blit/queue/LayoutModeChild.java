@@ -1,5 +1,6 @@
 package io.blit.queue;
 
+import io.blit.core.LayoutPolicy;
 import io.blit.layout.FieldDescriptor;
 import io.blit.layout.JvmFacts;
 import io.blit.layout.LayoutDescriptor;
@@ -12,7 +13,8 @@ import java.util.StringJoiner;
  * <ul>
  *   <li>{@code write <dir> <segment size> mixed|market <count>} appends {@code count} messages
  *       ({@code fillFor(i)}) and prints "done";</li>
- *   <li>{@code read <dir> <segment size> mixed|market} opens the queue and prints every message as
+ *   <li>{@code read <dir> <segment size> mixed|market STRICT|TRANSLATE} opens the queue with that layout policy
+ *       and prints every message as
  *       "VALUE ..." then "read N", or, when the open fails, "EXCEPTION class" and the message between
  *       "MESSAGE-BEGIN" and "MESSAGE-END".</li>
  * </ul>
@@ -34,7 +36,7 @@ public final class LayoutModeChild {
         System.out.println("LAYOUT " + relativeOffsets(LayoutDescriptor.of(LayoutVerifier.verify(type))));
         switch (args[0]) {
             case "write" -> write(dir, options, type, Integer.parseInt(args[4]));
-            case "read" -> read(dir, options, type);
+            case "read" -> read(dir, options.layoutPolicy(LayoutPolicy.valueOf(args[4])), type);
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();

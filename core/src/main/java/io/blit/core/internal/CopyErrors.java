@@ -1,5 +1,12 @@
 package io.blit.core.internal;
 
+import io.blit.core.IncompatibleLayoutException;
+import io.blit.layout.FieldDescriptor;
+import io.blit.layout.LayoutComparison;
+import io.blit.layout.LayoutDescriptor;
+import java.nio.ByteOrder;
+import java.util.List;
+
 /** Builds the exceptions of the copy paths, so that messages read alike and name the values involved. */
 public final class CopyErrors {
     private CopyErrors() {
@@ -27,5 +34,38 @@ public final class CopyErrors {
         return new IllegalArgumentException("the GENERATED engine needs private access to the fields of " + type.getName()
                 + ": open its package to Blit (module-info: opens " + type.getPackageName() + " to io.blit.core;)"
                 + " or use CopyEngine.WORD_LOOP", cause);
+    }
+
+    // ---- reading across layouts
+
+    public static IncompatibleLayoutException strictRefusal(LayoutComparison comparison, ByteOrder writerOrder, ByteOrder readerOrder) {
+        String className = comparison.reader().className();
+        String byteOrder = className + ": byte order changed from " + writerOrder + " (writer) to " + readerOrder + " (reader)";
+        String why;
+        if (comparison.identical()) {
+            why = "field offsets agree (fingerprint " + comparison.writer().fingerprint() + ") but " + byteOrder;
+        } else {
+            why = comparison.report() + (writerOrder.equals(readerOrder) ? "" : "\n  " + byteOrder);
+        }
+        return new IncompatibleLayoutException("cannot read " + className + " under LayoutPolicy.STRICT: " + why, comparison);
+    }
+
+    public static IncompatibleLayoutException typesChanged(LayoutComparison comparison, List<String> changes) {
+        return new IncompatibleLayoutException("cannot read " + comparison.reader().className() + " from blocks written as "
+                + comparison.writer().className() + " [fingerprint " + comparison.writer().fingerprint() + ", "
+                + comparison.writer().jvm().headerMode() + "]: Blit translates fields by name but never converts a type; "
+                + String.join("; ", changes), comparison);
+    }
+
+    public static String typeChanged(String className, FieldDescriptor writer, FieldDescriptor reader) {
+        return className + ": field '" + reader.name() + "' type changed from " + writer.type().keyword() + " (writer, "
+                + writer + ") to " + reader.type().keyword() + " (reader, " + reader + ")";
+    }
+
+    public static IncompatibleLayoutException duplicateWriterField(LayoutComparison comparison, FieldDescriptor first, FieldDescriptor second) {
+        LayoutDescriptor writer = comparison.writer();
+        return new IncompatibleLayoutException("cannot read " + comparison.reader().className() + " from blocks written as "
+                + writer.className() + ": the writer's layout has two fields named '" + first.name() + "' (" + first + " and "
+                + second + "), so fields cannot be matched by name", comparison);
     }
 }

@@ -1,5 +1,6 @@
 package io.blit.queue.internal;
 
+import io.blit.core.IncompatibleLayoutException;
 import io.blit.layout.CorruptDescriptorException;
 import io.blit.layout.LayoutComparison;
 import io.blit.queue.LayoutMismatchException;
@@ -80,6 +81,23 @@ public final class QueueErrors {
 
     public static LayoutMismatchException layoutMismatch(Path file, LayoutComparison comparison) {
         return new LayoutMismatchException("queue file " + file + ": " + comparison.report());
+    }
+
+    public static LayoutMismatchException layoutMismatch(Path file, IncompatibleLayoutException cause) {
+        String report = cause.comparison().report();
+        String message = "queue file " + file + ": " + cause.getMessage();
+        if (!cause.getMessage().contains(report)) {
+            message += "\nall differences: " + report;
+        }
+        LayoutMismatchException mismatch = new LayoutMismatchException(message);
+        mismatch.initCause(cause);
+        return mismatch;
+    }
+
+    public static LayoutMismatchException foreignLayoutAppend(Path file, LayoutComparison comparison) {
+        return new LayoutMismatchException("cannot append " + comparison.reader().className() + " to queue file " + file
+                + ": its records are in another layout, and one file holds one layout (a tailer could not tell the records"
+                + " apart); append with a class of the file's layout, or to a new queue. " + comparison.report());
     }
 
     public static LayoutMismatchException typedFileOpenedRaw(Path file, String className) {
