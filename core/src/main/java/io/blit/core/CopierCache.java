@@ -1,5 +1,9 @@
 package io.blit.core;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.MutableCallSite;
 import java.util.Arrays;
 
 /**
@@ -12,11 +16,39 @@ import java.util.Arrays;
  * ancestors (which cannot be unloaded while Blit is loaded) are cached here; others always go through
  * {@code ClassValue}.
  *
+ * <p>In front of the table, {@link #invoker()} is a call site whose target tests the first
+ * {@value #MAX_GUARDS} cached classes one by one and returns each one's copier as a constant, falling
+ * back to the table. Held in a {@code static final} field and called with {@code invokeExact}, the JIT
+ * inlines it; where it knows the exact class of the object (a final class, as MarketData), the test
+ * folds away and the copier, its length and its codec become constants, so the per-call lookup costs
+ * nothing (docs/copy-engine.md, "Speed targets of issue 3"). Each new guard re-targets the call site,
+ * which deoptimises the code that inlined it: that happens at most {@value #MAX_GUARDS} times.
+ *
  * <p>Thread-safe: readers see either an old or the new table, each immutable and safely published
- * through final fields; writers are serialised. A stale or lost update only costs a miss.
+ * through final fields; writers are serialised. A stale or lost update only costs a miss. A thread that
+ * still sees an older call-site target gets the same copiers through fewer guards and the table.
  */
 final class CopierCache {
     private static final int MAX_PROBES = 8;
+    /** Classes tested by the call site before the table; each costs one compare where not folded. */
+    static final int MAX_GUARDS = 8;
+    private static final MethodHandle SAME_CLASS;
+    private static final MethodHandle TABLE_GET;
+
+    static {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        try {
+            SAME_CLASS = lookup.findStatic(CopierCache.class, "sameClass", MethodType.methodType(boolean.class, Class.class, Class.class));
+            TABLE_GET = lookup.findVirtual(CopierCache.class, "get", MethodType.methodType(BlockCopier.class, Class.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** {@code (Class)BlockCopier}: guards for the first cached classes, then {@link #get}. */
+    private final MutableCallSite site = new MutableCallSite(TABLE_GET.bindTo(this));
+    /** Guards installed so far; written only under this object's lock (in {@link #add}). */
+    private int guards;
 
     /** Keys and values at the same index; length a power of two, at most half full. */
     private record Table(Class<?>[] keys, BlockCopier<?>[] values) {
@@ -29,6 +61,18 @@ final class CopierCache {
      * sees an older table merely misses and takes the {@code ClassValue} path.
      */
     private Table table = new Table(new Class<?>[16], new BlockCopier<?>[16]);
+
+    /**
+     * A method handle of type {@code (Class)BlockCopier} giving the same copier as {@link #get}. To be
+     * inlined it must be held in a {@code static final} field and called with {@code invokeExact}.
+     */
+    MethodHandle invoker() {
+        return site.dynamicInvoker();
+    }
+
+    private static boolean sameClass(Class<?> expected, Class<?> actual) {
+        return expected == actual;
+    }
 
     /** The copier of {@code type}: from the table when present, else from {@link BlockCopier#of}. */
     BlockCopier<?> get(Class<?> type) {
@@ -75,10 +119,22 @@ final class CopierCache {
             Table grown = rehash(t, capacity, type, copier);
             if (grown != null) {
                 table = grown;
+                guard(type, copier);
                 return;
             }
             capacity *= 2; // a probe sequence was longer than MAX_PROBES: spread the keys further
         }
+    }
+
+    /** Puts a test for {@code type} in front of the call site's current target, up to {@link #MAX_GUARDS}. */
+    private void guard(Class<?> type, BlockCopier<?> copier) {
+        if (guards >= MAX_GUARDS) {
+            return;
+        }
+        MethodHandle test = MethodHandles.insertArguments(SAME_CLASS, 0, type);
+        MethodHandle hit = MethodHandles.dropArguments(MethodHandles.constant(BlockCopier.class, copier), 0, Class.class);
+        site.setTarget(MethodHandles.guardWithTest(test, hit, site.getTarget()));
+        guards++;
     }
 
     /** A new table with every entry of {@code t} plus the new one, or null if some key needs too many probes. */

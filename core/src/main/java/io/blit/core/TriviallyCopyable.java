@@ -3,6 +3,8 @@ package io.blit.core;
 import io.blit.layout.BlockLayout;
 import io.blit.layout.NotTriviallyCopyableException;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.UndeclaredThrowableException;
 
 /**
  * Base class of objects whose whole field block is copied to and from memory in one sweep.
@@ -30,6 +32,8 @@ import java.lang.foreign.MemorySegment;
 public abstract class TriviallyCopyable {
     /** The per-call class lookup, faster than ClassValue alone (see CopierCache). */
     private static final CopierCache COPIERS = new CopierCache();
+    /** COPIERS as a constant call site the JIT inlines (and folds, for a class it knows exactly). */
+    private static final MethodHandle COPIER_OF = COPIERS.invoker();
 
     /** For subclasses. */
     protected TriviallyCopyable() {
@@ -81,6 +85,12 @@ public abstract class TriviallyCopyable {
     }
 
     private BlockCopier<?> copier() {
-        return COPIERS.get(getClass());
+        try {
+            return (BlockCopier<?>) COPIER_OF.invokeExact(getClass());
+        } catch (RuntimeException | Error e) {
+            throw e; // NotTriviallyCopyableException among them, unwrapped
+        } catch (Throwable e) {
+            throw new UndeclaredThrowableException(e); // no checked exception is thrown on this path
+        }
     }
 }

@@ -3,9 +3,11 @@ package io.blit.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.layout.NotTriviallyCopyableException;
 import io.blit.layout.shapes.Shapes;
+import java.lang.invoke.MethodHandle;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
@@ -24,6 +26,29 @@ class CopierCacheTest {
             for (Class<?> shape : Shapes.concrete()) {
                 assertSame(BlockCopier.of(shape), cache.get(shape), shape + " in round " + round);
             }
+        }
+    }
+
+    @Test
+    void theInvokerGivesTheSameCopiersThroughItsGuardsAndPastThem() throws Throwable {
+        CopierCache cache = new CopierCache();
+        MethodHandle invoker = cache.invoker();
+        List<Class<?>> shapes = Shapes.concrete();
+        assertTrue(shapes.size() > 2 * CopierCache.MAX_GUARDS, "enough shapes to go past the guards");
+        for (int round = 0; round < 3; round++) { // round 0 installs the guards; later rounds hit guards and table
+            for (Class<?> shape : shapes) {
+                assertSame(BlockCopier.of(shape), (BlockCopier<?>) invoker.invokeExact(shape), shape + " in round " + round);
+            }
+        }
+    }
+
+    @Test
+    void theInvokerThrowsNotTriviallyCopyableUnwrapped() {
+        MethodHandle invoker = new CopierCache().invoker();
+        for (int i = 0; i < 2; i++) {
+            assertThrows(NotTriviallyCopyableException.class, () -> {
+                BlockCopier<?> unused = (BlockCopier<?>) invoker.invokeExact((Class<?>) String.class);
+            });
         }
     }
 
