@@ -106,12 +106,17 @@ public final class LayoutBaseline {
                 .with(measured.refused());
     }
 
-    /** How to re-record from the calling test, named by the first stack frame outside this package. */
+    /**
+     * How to re-record from the calling test: its class is the first stack frame that is neither this
+     * class nor the JDK's or JUnit's (an assertion may be called through {@code assertThrows}).
+     */
     private static String rerecordHint(Path baseline) {
         String caller = StackWalker.getInstance().walk(frames -> frames
                 .map(StackWalker.StackFrame::getClassName)
-                .filter(name -> !name.startsWith(LayoutBaseline.class.getPackageName() + "."))
+                .filter(name -> !name.equals(LayoutBaseline.class.getName()) && !name.startsWith("java.") && !name.startsWith("jdk.")
+                        && !name.startsWith("org.junit.") && !name.startsWith("org.opentest4j."))
                 .findFirst().orElse("YourTest"));
+        caller = caller.contains("$") ? caller.substring(0, caller.indexOf('$')) : caller;
         String simple = caller.substring(caller.lastIndexOf('.') + 1);
         return "rerun the test with -D" + RECORD_PROPERTY + "=true, e.g. ./mvnw test -Dtest=" + simple + " -D" + RECORD_PROPERTY
                 + "=true (rewrites this test's entries in " + baseline + ")";

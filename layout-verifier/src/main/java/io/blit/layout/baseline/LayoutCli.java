@@ -172,7 +172,8 @@ public final class LayoutCli {
                 try {
                     classes.add(Class.forName(name, false, loader));
                 } catch (ClassNotFoundException | LinkageError e) {
-                    err.println("error: cannot load class " + name + " from class path " + options.classPath() + ": " + e);
+                    err.println("error: cannot load class " + name + " from class path " + options.classPath() + ": " + e
+                            + " (is every class it needs, core's included, on --classpath?)");
                     return BAD_INPUT;
                 }
             }
