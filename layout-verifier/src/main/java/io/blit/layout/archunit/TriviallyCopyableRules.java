@@ -126,6 +126,11 @@ public final class TriviallyCopyableRules {
     }
 
     private static String describe(JavaField field) {
-        return "field " + field.getFullName() + " (" + field.getRawType().getName() + ") " + field.getSourceCodeLocation();
+        return "field " + field.getFullName() + " (" + typeName(field.getRawType()) + ") " + field.getSourceCodeLocation();
+    }
+
+    /** {@code byte[]} rather than the binary {@code [B}. */
+    private static String typeName(JavaClass type) {
+        return type.isArray() ? typeName(type.getComponentType()) + "[]" : type.getName();
     }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The JUnit-side assertion, {@link LayoutBaseline#assertMatches(Path, Class[])}, in this JVM's mode.
  * Each test records a class, then loads another variant of the same-named class (generated into
  * another directory) and checks what the assertion says. Offsets are taken from the verifier, so the
- * tests hold in every header mode.
+ * tests hold in every header mode, and run again under each ({@code jvm-modes}, docs/build.md).
  */
+@Tag("jvm-modes")
 class LayoutBaselineTest {
     private static final String QUOTE = "example.Quote";
 
