@@ -243,7 +243,17 @@ public record BaselineCheck(List<Finding> findings) {
         List<String> oldOrder = commonNamesByOffset(old, now);
         List<String> newOrder = commonNamesByOffset(now, old);
         if (!oldOrder.equals(newOrder)) {
-            details.add("field order changed from " + String.join(", ", oldOrder) + " to " + String.join(", ", newOrder));
+            // Only the stretch that changed: a class of 200 fields with two swapped gives a short line.
+            int first = 0;
+            while (oldOrder.get(first).equals(newOrder.get(first))) {
+                first++;
+            }
+            int last = oldOrder.size() - 1;
+            while (oldOrder.get(last).equals(newOrder.get(last))) {
+                last--;
+            }
+            details.add("field order changed from " + String.join(", ", oldOrder.subList(first, last + 1)) + " to "
+                    + String.join(", ", newOrder.subList(first, last + 1)));
         }
         return details;
     }

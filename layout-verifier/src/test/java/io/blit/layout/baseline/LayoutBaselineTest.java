@@ -84,6 +84,18 @@ class LayoutBaselineTest {
     }
 
     @Test
+    void orderChangeReportsOnlyTheStretchThatChanged() {
+        Class<?> before = variant("v1", Field.of("a", "J"), Field.of("b", "J"), Field.of("c", "J"), Field.of("d", "J"));
+        Class<?> after = variant("v2", Field.of("a", "J"), Field.of("c", "J"), Field.of("b", "J"), Field.of("d", "J"));
+        record(before);
+
+        String message = assertThrows(AssertionError.class, () -> LayoutBaseline.assertMatches(file, after)).getMessage();
+
+        assertTrue(message.contains("field order changed from b, c to c, b\n"), message);
+        assertFalse(message.contains("field 'a'") || message.contains("field 'd'"), "a and d did not move:\n" + message);
+    }
+
+    @Test
     void removedAndAddedFieldsAreNamedWithTheirOffsets() {
         Class<?> before = variant("v1", Field.of("price", "J"), Field.of("venue", "S"));
         Class<?> after = variant("v2", Field.of("price", "J"), Field.of("size", "I"));
