@@ -91,7 +91,7 @@ final class ForkedMeasurement {
     }
 
     /** The jar or directory this class was loaded from: the child's class path. */
-    private static String verifierLocation() {
+    static String verifierLocation() {
         try {
             return Path.of(LayoutCli.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (URISyntaxException | NullPointerException e) {

@@ -221,7 +221,7 @@ public final class LayoutCli {
         }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String location = LayoutCli.class.getProtectionDomain().getCodeSource().getLocation().getPath();
+        String location = ForkedMeasurement.verifierLocation();
         if (location.endsWith(".jar")) {
             command.add("-jar");
             command.add(location);

@@ -199,6 +199,30 @@ class LayoutCliTest {
         assertEquals(0, run("check", "--help").exitCode());
     }
 
+    /** The JUnit-side assertion across modes forks like the command line, with the test's class path. */
+    @Test
+    void assertionInModesRecordsAndChecksEveryModeInForkedJvms() {
+        List<JvmMode> modes = List.of(JvmMode.DEFAULT, JvmMode.COMPACT_HEADERS);
+        Class<?> mixed = io.blit.layout.shapes.Shapes.LongDoubleIntByte.class;
+        System.setProperty(LayoutBaseline.RECORD_PROPERTY, "true");
+        try {
+            LayoutBaseline.assertMatchesInModes(baseline, modes, mixed);
+        } finally {
+            System.clearProperty(LayoutBaseline.RECORD_PROPERTY);
+        }
+        Baseline recorded = Baseline.read(baseline);
+        assertEquals(12, recorded.entry(mixed.getName(), JvmMode.DEFAULT).orElseThrow().layout().start(), "c@12 by default");
+        assertEquals(8, recorded.entry(mixed.getName(), JvmMode.COMPACT_HEADERS).orElseThrow().layout().start(), "a@8 with compact headers");
+
+        LayoutBaseline.assertMatchesInModes(baseline, modes, mixed);
+
+        Class<?> other = io.blit.layout.shapes.Shapes.ThreeInts.class;
+        String message = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> LayoutBaseline.assertMatchesInModes(baseline, modes, mixed, other)).getMessage();
+        assertTrue(message.contains(other.getName() + " [default]: not in the baseline"), message);
+        assertTrue(message.contains(other.getName() + " [compact-headers]: not in the baseline"), message);
+    }
+
     private static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
