@@ -3,13 +3,21 @@
  * field in its whole hierarchy is a primitive) and computes where its field block lies inside a heap
  * object, see {@link io.blit.layout.LayoutVerifier}.
  *
+ * <p>{@code io.blit.layout.baseline} records and checks layout baselines (a JUnit-free assertion and
+ * the command line, {@code io.blit.layout.baseline.LayoutCli}). {@code io.blit.layout.archunit} holds
+ * ArchUnit rules for users; ArchUnit is an optional dependency ({@code requires static}), needed only
+ * by whoever uses that package.
+ *
  * <p>{@code io.blit.layout.internal} holds the one privileged accessor of the project and is exported
  * only to {@code io.blit.core}.
  */
 module io.blit.layout {
     requires jdk.unsupported;
     requires jdk.management;
+    requires static com.tngtech.archunit;
 
     exports io.blit.layout;
+    exports io.blit.layout.baseline;
+    exports io.blit.layout.archunit;
     exports io.blit.layout.internal to io.blit.core;
 }
