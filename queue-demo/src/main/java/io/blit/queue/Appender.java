@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
@@ -49,9 +50,20 @@ public final class Appender<T> implements AutoCloseable {
      * @throws NullPointerException     if {@code message} is null
      * @throws IllegalStateException    if this appender or its queue is raw or closed
      * @throws WrongThreadException     if called from another thread than the first append's
-     * @throws QueueCorruptedException  if a record header in the file is invalid
+     * @throws QueueCorruptedException  if a record header in the file is invalid, or the mapped file was
+     *                                  truncated under this appender (by another process)
+     * @throws java.io.UncheckedIOException if rolling to a new file applied the retention policy and a deletion
+     *                                  failed (the message was not appended)
      */
     public long append(T message) {
+        try {
+            return appendBlock(message);
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, position, true);
+        }
+    }
+
+    private long appendBlock(T message) {
         Objects.requireNonNull(message, "message");
         BlockCopier<T> copier = queue.copier();
         int length = (int) copier.byteSize();
@@ -60,8 +72,13 @@ public final class Appender<T> implements AutoCloseable {
         MemorySegment segment = file.segment();
         try {
             copier.writeTo(message, segment, position + RecordHeader.LENGTH);
+            MappedFaults.surfacePending(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
+            long at = position;
             abandon(segment, word);
+            if (e instanceof InternalError fault) {
+                throw MappedFaults.translate(fault, file, at, true);
+            }
             throw e;
         }
         commit(segment, word, length);
@@ -74,8 +91,17 @@ public final class Appender<T> implements AutoCloseable {
      * @return the message's index
      * @throws IllegalArgumentException if the queue has a message class and the payload's size is not its
      *                                  block length, or the payload does not fit in a segment file
+     * @throws QueueCorruptedException  as {@link #append(Object)}
      */
     public long append(MemorySegment payload) {
+        try {
+            return appendBytes(payload);
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, position, true);
+        }
+    }
+
+    private long appendBytes(MemorySegment payload) {
         Objects.requireNonNull(payload, "payload");
         long size = payload.byteSize();
         int fixed = queue.fixedPayloadLength();
@@ -91,8 +117,13 @@ public final class Appender<T> implements AutoCloseable {
         MemorySegment segment = file.segment();
         try {
             MemorySegment.copy(payload, 0, segment, position + RecordHeader.LENGTH, size);
+            MappedFaults.surfacePending(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
+            long at = position;
             abandon(segment, word);
+            if (e instanceof InternalError fault) {
+                throw MappedFaults.translate(fault, file, at, true);
+            }
             throw e;
         }
         commit(segment, word, length);
@@ -172,6 +203,7 @@ public final class Appender<T> implements AutoCloseable {
         file.close();
         file = null;
         moveTo(queue.fileForAppend(next));
+        queue.applyRetention();
     }
 
     private void moveTo(SegmentHeader.Info info) {

@@ -5,6 +5,7 @@ import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.io.IOException;
@@ -58,11 +59,16 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final LayoutDescriptor descriptor;
     private final long segmentSize;
     private final long abandonGraceNanos;
+    private final RetentionPolicy retention;
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
     private boolean closed;
 
-    /** Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}. */
-    public record Options(long segmentSize, Duration abandonGrace) {
+    /**
+     * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
+     *
+     * @param retention which old files appenders of this queue object delete when they roll ({@link RetentionPolicy})
+     */
+    public record Options(long segmentSize, Duration abandonGrace, RetentionPolicy retention) {
         /**
          * @throws IllegalArgumentException if the segment size is below {@link SegmentHeader#MIN_SEGMENT_SIZE}
          *                                  (12288) or not a multiple of 4096, or the grace is negative
@@ -74,21 +80,32 @@ public final class BlitQueue<T> implements AutoCloseable {
             if (abandonGrace.isNegative()) {
                 throw QueueErrors.negativeGrace(abandonGrace);
             }
+            Objects.requireNonNull(retention, "retention");
         }
 
-        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s. */
+        /** Options that keep every file. */
+        public Options(long segmentSize, Duration abandonGrace) {
+            this(segmentSize, abandonGrace, RetentionPolicy.keepAll());
+        }
+
+        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; every file kept. */
         public static Options defaults() {
             return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1));
         }
 
         /** These options with another segment size (for a new queue). */
         public Options segmentSize(long bytes) {
-            return new Options(bytes, abandonGrace);
+            return new Options(bytes, abandonGrace, retention);
         }
 
         /** These options with another grace period before a tailer checks whether a claimer died. */
         public Options abandonGrace(Duration grace) {
-            return new Options(segmentSize, grace);
+            return new Options(segmentSize, grace, retention);
+        }
+
+        /** These options with another retention policy (applied by appenders when they roll). */
+        public Options retention(RetentionPolicy policy) {
+            return new Options(segmentSize, abandonGrace, policy);
         }
     }
 
@@ -97,6 +114,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         this.type = type;
         this.copier = type == null ? null : BlockCopier.of(type);
         this.abandonGraceNanos = options.abandonGrace().toNanos();
+        this.retention = options.retention();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -115,8 +133,8 @@ public final class BlitQueue<T> implements AutoCloseable {
             this.segmentSize = last.segmentSize();
             this.descriptor = type == null ? last.descriptor() : mine;
         }
-        for (long first : firsts) {
-            check(SegmentFiles.readHeader(dir, first));
+        for (SegmentHeader.Info info : Retention.readExisting(dir, firsts)) { // retention may delete meanwhile
+            check(info);
         }
         if (descriptor != null && maxPayload() < descriptor.length()) {
             throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
@@ -178,6 +196,31 @@ public final class BlitQueue<T> implements AutoCloseable {
      */
     public Tailer<T> tailerFrom(long index) {
         return register(Tailer.atIndex(this, index));
+    }
+
+    /**
+     * Deletes every segment file all of whose messages have indices below {@code index}, oldest first; never
+     * the newest file (the one being appended to), so at least the messages from the newest file's first index
+     * on stay. Safe while appenders and tailers of this and other processes run: a cursor inside a deleted file
+     * keeps its mapping and finishes the file; a tailer that reaches a deleted file, and {@link #tailerFrom}
+     * of a deleted index, throw {@link MessagesDeletedException} naming the missing indices. The disk space of
+     * a deleted file is freed when its last mapping is closed.
+     *
+     * @return the files this call deleted, oldest first (those another deleter removed first are not listed)
+     * @throws java.io.UncheckedIOException if the file system refuses a deletion (the older files are deleted)
+     */
+    public List<Path> deleteFilesBefore(long index) {
+        return Retention.deleteBefore(dir, index);
+    }
+
+    /**
+     * Applies this queue's {@link Options#retention() retention policy} now, as appenders do each time they roll
+     * to a new file; same guarantees as {@link #deleteFilesBefore(long)}.
+     *
+     * @return the files this call deleted, oldest first
+     */
+    public List<Path> applyRetention() {
+        return Retention.apply(dir, retention, System.currentTimeMillis() * 1_000_000L);
     }
 
     /** The queue directory. */

@@ -1,11 +1,14 @@
 package io.blit.queue;
 
 import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.util.Objects;
@@ -43,6 +46,9 @@ public final class Tailer<T> implements AutoCloseable {
     private long watchedWord;
     private long watchedIndex = -1;
     private long watchedSince;
+    /** The absent next file last checked for deletion, and when (System.nanoTime), to bound directory listings. */
+    private long missingFile = -1;
+    private long missingCheckedAt;
     private boolean closed;
 
     private Tailer(BlitQueue<T> queue, long fileFirst, long position, long index) {
@@ -77,6 +83,9 @@ public final class Tailer<T> implements AutoCloseable {
         long[] firsts = queue.files();
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {
+            if (target >= 0) { // every queue starts at index 0: the files before the first were deleted
+                throw new MessagesDeletedException(queue.directory(), target, firsts[0]);
+            }
             throw QueueErrors.indexBeforeStart(queue.directory(), target, firsts[0]);
         }
         long first = firsts[at];
@@ -84,7 +93,7 @@ public final class Tailer<T> implements AutoCloseable {
         long index = first;
         while (true) {
             boolean nextFile = false;
-            try (MappedSegment file = new MappedSegment(queue.file(first))) {
+            try (MappedSegment file = map(queue, first, target == Long.MAX_VALUE ? first : target)) {
                 int checkpoint = Checkpoints.nearest(file.segment(), target == Long.MAX_VALUE ? target : target - first);
                 position = Checkpoints.position(file, checkpoint);
                 index = first + ((long) checkpoint << Checkpoints.INTERVAL_SHIFT);
@@ -118,9 +127,23 @@ public final class Tailer<T> implements AutoCloseable {
      *
      * @return true if a message was read (and {@link #index()} advanced), false if none is ready
      * @throws IllegalStateException   if the queue is raw, or this tailer is closed
-     * @throws QueueCorruptedException if a record header or a file is invalid
+     * @throws QueueCorruptedException if a record header or a file is invalid, or the mapped file was truncated
+     *                                 under this tailer (by another process)
+     * @throws MessagesDeletedException if the next message's file was deleted by retention before it was read
      */
     public boolean readNext(T into) {
+        try {
+            boolean read = readBlock(into);
+            if (!read) {
+                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+            }
+            return read;
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, position, false);
+        }
+    }
+
+    private boolean readBlock(T into) {
         Objects.requireNonNull(into, "into");
         var copier = queue.copier();
         int payload = advance();
@@ -132,6 +155,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
         }
         copier.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
+        MappedFaults.surfacePending(); // a fault of the copy (file truncated) is thrown before the step
         step(length);
         return true;
     }
@@ -141,8 +165,22 @@ public final class Tailer<T> implements AutoCloseable {
      *
      * @return the payload's length, or -1 if no message is ready
      * @throws IllegalArgumentException if the payload is longer than {@code into} (the message is not consumed)
+     * @throws QueueCorruptedException  as {@link #readNext}
+     * @throws MessagesDeletedException as {@link #readNext}
      */
     public long readNextBytes(MemorySegment into) {
+        try {
+            long read = readBytes(into);
+            if (read < 0) {
+                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+            }
+            return read;
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, position, false);
+        }
+    }
+
+    private long readBytes(MemorySegment into) {
         Objects.requireNonNull(into, "into");
         int length = advance();
         if (length < 0) {
@@ -152,6 +190,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.targetTooSmall(index, length, into.byteSize());
         }
         MemorySegment.copy(file.segment(), position + RecordHeader.LENGTH, into, 0, length);
+        MappedFaults.surfacePending(); // a fault of the copy (file truncated) is thrown before the step
         step(length);
         return length;
     }
@@ -196,7 +235,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.closed("tailer", queue.directory());
         }
         if (file == null) {
-            file = new MappedSegment(queue.file(fileFirst));
+            file = map(queue, fileFirst, index);
         }
         while (true) {
             if (position + RecordHeader.LENGTH > file.size()) {
@@ -228,17 +267,41 @@ public final class Tailer<T> implements AutoCloseable {
         index++;
     }
 
-    /** Moves to the file that starts at {@link #index}, if it exists yet. */
+    /**
+     * Moves to the file that starts at {@link #index}, if it exists yet.
+     *
+     * @throws MessagesDeletedException if that file was deleted (a later one exists); checked the first time
+     *                                  the file is found absent, then at most once a millisecond
+     */
     private boolean roll() {
         if (!Files.exists(SegmentFiles.path(queue.directory(), index))) {
+            long now = System.nanoTime();
+            if (missingFile != index || now - missingCheckedAt >= 1_000_000L) {
+                missingFile = index;
+                missingCheckedAt = now;
+                Retention.failIfDeleted(queue.directory(), index);
+            }
             return false;
         }
-        MappedSegment next = new MappedSegment(queue.file(index));
+        MappedSegment next = map(queue, index, index);
         file.close();
         file = next;
         fileFirst = index;
         position = SegmentHeader.RECORDS_START;
         return true;
+    }
+
+    /**
+     * Maps the file starting at {@code first}, in which the next wanted index is {@code wanted}.
+     *
+     * @throws MessagesDeletedException if the file was deleted (by retention)
+     */
+    private static MappedSegment map(BlitQueue<?> queue, long first, long wanted) {
+        try {
+            return new MappedSegment(queue.file(first));
+        } catch (UncheckedIOException e) {
+            throw Retention.deletedOr(e, queue.directory(), wanted);
+        }
     }
 
     /**

@@ -76,6 +76,16 @@ public final class QueueErrors {
                 + ", outside the records or not 8-byte aligned");
     }
 
+    public static QueueCorruptedException faultUnderMapping(Path file, long position, long fileSize, long segmentSize,
+                                                            boolean writing, InternalError cause) {
+        String now = fileSize < 0 ? "is gone" : "is now " + fileSize + " bytes";
+        QueueCorruptedException corrupt = new QueueCorruptedException(file, position, "memory fault while "
+                + (writing ? "writing" : "reading") + " the record at this offset of the mapped file, which "
+                + now + " (its header says " + segmentSize + "): truncated or failing under a live mapping");
+        corrupt.initCause(cause);
+        return corrupt;
+    }
+
     // ---- layouts
 
     public static LayoutMismatchException layoutMismatch(Path file, LayoutComparison comparison) {
@@ -92,6 +102,10 @@ public final class QueueErrors {
     }
 
     // ---- arguments and state
+
+    public static IllegalArgumentException badRetention(String problem) {
+        return new IllegalArgumentException("retention policy: " + problem);
+    }
 
     public static IllegalArgumentException badSegmentSize(long segmentSize) {
         return new IllegalArgumentException("segment size " + segmentSize + " must be a multiple of 4096 and at least "
