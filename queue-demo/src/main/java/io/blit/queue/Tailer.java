@@ -271,15 +271,16 @@ public final class Tailer<T> implements AutoCloseable {
      * Moves to the file that starts at {@link #index}, if it exists yet.
      *
      * @throws MessagesDeletedException if that file was deleted (a later one exists); checked the first time
-     *                                  the file is found absent, then at most once a millisecond
+     *                                  the file is found absent, then at most once a millisecond (each check
+     *                                  lists the directory), and on every call once it was found deleted
      */
     private boolean roll() {
         if (!Files.exists(SegmentFiles.path(queue.directory(), index))) {
             long now = System.nanoTime();
             if (missingFile != index || now - missingCheckedAt >= 1_000_000L) {
-                missingFile = index;
-                missingCheckedAt = now;
                 Retention.failIfDeleted(queue.directory(), index);
+                missingFile = index; // not created yet: look again in a millisecond at the earliest
+                missingCheckedAt = now;
             }
             return false;
         }
