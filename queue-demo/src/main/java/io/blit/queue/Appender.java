@@ -72,7 +72,7 @@ public final class Appender<T> implements AutoCloseable {
         MemorySegment segment = file.segment();
         try {
             copier.writeTo(message, segment, position + RecordHeader.LENGTH);
-            MappedFaults.surfacePending(); // never commit a payload whose copy faulted (file truncated)
+            file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
             long at = position;
             abandon(segment, word);
@@ -117,7 +117,7 @@ public final class Appender<T> implements AutoCloseable {
         MemorySegment segment = file.segment();
         try {
             MemorySegment.copy(payload, 0, segment, position + RecordHeader.LENGTH, size);
-            MappedFaults.surfacePending(); // never commit a payload whose copy faulted (file truncated)
+            file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
             long at = position;
             abandon(segment, word);

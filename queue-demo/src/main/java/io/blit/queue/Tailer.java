@@ -135,7 +135,7 @@ public final class Tailer<T> implements AutoCloseable {
         try {
             boolean read = readBlock(into);
             if (!read) {
-                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+                file.surfacePendingFault(); // a faulting header load can read as "nothing yet"
             }
             return read;
         } catch (InternalError e) {
@@ -155,7 +155,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
         }
         copier.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
-        MappedFaults.surfacePending(); // a fault of the copy (file truncated) is thrown before the step
+        file.surfacePendingFault(); // a fault of the copy (file truncated) is thrown before the step
         step(length);
         return true;
     }
@@ -172,7 +172,7 @@ public final class Tailer<T> implements AutoCloseable {
         try {
             long read = readBytes(into);
             if (read < 0) {
-                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+                file.surfacePendingFault(); // a faulting header load can read as "nothing yet"
             }
             return read;
         } catch (InternalError e) {
@@ -190,7 +190,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.targetTooSmall(index, length, into.byteSize());
         }
         MemorySegment.copy(file.segment(), position + RecordHeader.LENGTH, into, 0, length);
-        MappedFaults.surfacePending(); // a fault of the copy (file truncated) is thrown before the step
+        file.surfacePendingFault(); // a fault of the copy (file truncated) is thrown before the step
         step(length);
         return length;
     }

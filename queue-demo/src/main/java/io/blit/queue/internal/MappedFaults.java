@@ -3,6 +3,7 @@ package io.blit.queue.internal;
 import io.blit.queue.QueueCorruptedException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.zip.Adler32;
 
 /**
  * Translates the error HotSpot raises when an access to a mapped file faults (SIGBUS: the file was
@@ -20,8 +21,6 @@ import java.nio.file.Files;
 public final class MappedFaults {
     private static final String HOTSPOT_MESSAGE = "unsafe memory access";
 
-    private static final Object NOBODY_LOCKS_THIS = new Object();
-
     private MappedFaults() {
     }
 
@@ -34,15 +33,17 @@ public final class MappedFaults {
      * garbage", HotSpot's {@code SharedRuntime::handle_unsafe_access}) and the error is delivered at a later
      * poll; measured on JDK 25, compiled queue methods returned normally, a wrong payload in hand, and the
      * error arrived in the caller. The return from a native method processes pending asynchronous exceptions,
-     * so one cheap JNI call ({@link Thread#holdsLock}, not intrinsified; ~80-100 ns measured on the loaded
-     * 2-vCPU build machine) delivers it inside the queue's own {@code try}.
+     * so one JNI call delivers it inside the queue's own {@code try}: {@link Adler32#update(int)}, the cheapest
+     * JDK native found that C2 does not intrinsify (a pure C function, no VM entry; about half the cost of
+     * {@code Thread.holdsLock}, docs/queue-design.md has the numbers). {@code TruncatedUnderMappingTest} fails
+     * if a JDK stops delivering the fault here.
      *
+     * @param probe the caller's own checksum object (its value is meaningless; not shared between threads,
+     *              so that the call writes no shared cache line)
      * @throws InternalError the pending fault, if there is one
      */
-    public static void surfacePending() {
-        if (Thread.holdsLock(NOBODY_LOCKS_THIS)) {
-            throw new AssertionError("nobody locks this object");
-        }
+    public static void surfacePending(Adler32 probe) {
+        probe.update(0);
     }
 
     /**
@@ -73,7 +74,7 @@ public final class MappedFaults {
         QueueCorruptedException corrupt = QueueErrors.faultUnderMapping(file.info().file(), position, size,
                 file.size(), writing, error);
         try {
-            surfacePending(); // a second fault (e.g. marking the claim ABANDONED) must not surface later
+            surfacePending(new Adler32()); // a second fault (e.g. marking the claim ABANDONED) must not surface later
         } catch (InternalError again) {
             corrupt.addSuppressed(again);
         }

@@ -2,6 +2,7 @@ package io.blit.queue.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.zip.Adler32;
 
 /**
  * One segment file mapped in a confined arena of the thread that created this object: the cursor of
@@ -12,6 +13,7 @@ public final class MappedSegment implements AutoCloseable {
     private final SegmentHeader.Info info;
     private final Arena arena;
     private final MemorySegment segment;
+    private final Adler32 faultProbe = new Adler32();
 
     public MappedSegment(SegmentHeader.Info info) {
         this.info = info;
@@ -51,6 +53,14 @@ public final class MappedSegment implements AutoCloseable {
             throw QueueErrors.recordPastEnd(info.file(), position, word, info.segmentSize());
         }
         return length;
+    }
+
+    /**
+     * Throws the {@link InternalError} of an access to this mapping that faulted and whose delivery HotSpot
+     * deferred (JIT-compiled code), here and now: {@link MappedFaults#surfacePending}.
+     */
+    public void surfacePendingFault() {
+        MappedFaults.surfacePending(faultProbe);
     }
 
     @Override
