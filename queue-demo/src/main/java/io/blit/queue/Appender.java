@@ -24,7 +24,11 @@ import java.util.Objects;
  *       load with acquire. A message is visible in full or not at all.</li>
  *   <li><b>Allocation.</b> {@code append} allocates nothing except when it rolls to the next file.</li>
  *   <li><b>Failures.</b> If the copy fails after the claim, the claim is marked ABANDONED before the
- *       exception propagates, so tailers skip the index instead of waiting for it.</li>
+ *       exception propagates, so tailers skip the index instead of waiting for it. A file truncated under the
+ *       mapping (by another process) gives {@link QueueCorruptedException} naming the file and the record's
+ *       offset; a payload whose copy faulted is never committed.</li>
+ *   <li><b>Retention.</b> On each roll to a new file, the queue's {@link RetentionPolicy} is applied (old files
+ *       deleted) before the message is claimed in the new file.</li>
  * </ul>
  *
  * @param <T> the message class ({@link Void} for a raw queue)

@@ -45,6 +45,10 @@ import java.util.Set;
  *   <li><b>Thread-safety.</b> This object may be shared; {@link Appender}s and {@link Tailer}s may not: each
  *       belongs to the thread that first uses it (its mappings are confined to that thread).</li>
  *   <li><b>Segment size.</b> Taken from the existing files; {@link Options#segmentSize} applies only to a new queue.</li>
+ *   <li><b>Retention.</b> Old files are deleted only by {@link #deleteFilesBefore(long)}, {@link #applyRetention()}
+ *       and appenders rolling under a {@link RetentionPolicy} ({@link Options#retention(RetentionPolicy)}); whole
+ *       files, oldest first, never the newest. Tailers never skip deleted messages silently
+ *       ({@link MessagesDeletedException}).</li>
  * </ul>
  *
  * @param <T> the message class, or {@link Void} for a raw queue
@@ -192,7 +196,8 @@ public final class BlitQueue<T> implements AutoCloseable {
     /**
      * A new tailer whose next message is {@code index}.
      *
-     * @throws IllegalArgumentException if {@code index} is before the first file or beyond the end of the queue
+     * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
+     * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
      */
     public Tailer<T> tailerFrom(long index) {
         return register(Tailer.atIndex(this, index));

@@ -29,6 +29,14 @@ import java.util.Objects;
  *       A record left CLAIMED for longer than the queue's abandon grace by a process that is no longer alive is
  *       marked ABANDONED by the tailer that notices (pid reuse within the grace is not detected). A record
  *       CLAIMED by a live process blocks the tailer, as it must to keep order, until it is committed.</li>
+ *   <li><b>Retention.</b> A file deleted while this tailer reads it stays mapped, and the tailer reads it to its
+ *       end. If its next file was deleted (the tailer lagged behind retention, in this or another process), reads
+ *       throw {@link MessagesDeletedException} naming the missing indices, on every call, and the tailer stays
+ *       where it is: messages are never skipped silently.</li>
+ *   <li><b>Truncation.</b> If its file is truncated under its mapping (by another process), the fault HotSpot
+ *       reports as an {@link InternalError} is thrown as {@link QueueCorruptedException} naming the file and the
+ *       record's offset, before the record is returned or stepped over (one cheap native call per read
+ *       delivers a fault whose delivery JIT-compiled code deferred).</li>
  *   <li><b>Cost.</b> Starting from an index walks at most 4095 record headers from the nearest checkpoint of
  *       its file (more if that checkpoint's claimer died before writing it); reading allocates nothing except
  *       when moving to the next file.</li>
