@@ -92,7 +92,7 @@ public final class Tailer<T> implements AutoCloseable {
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {
             if (target >= 0) { // every queue starts at index 0: the files before the first were deleted
-                throw new MessagesDeletedException(queue.directory(), target, firsts[0]);
+                throw QueueErrors.messagesDeleted(queue.directory(), target, firsts[0]);
             }
             throw QueueErrors.indexBeforeStart(queue.directory(), target, firsts[0]);
         }

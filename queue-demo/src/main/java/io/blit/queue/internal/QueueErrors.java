@@ -3,6 +3,7 @@ package io.blit.queue.internal;
 import io.blit.layout.CorruptDescriptorException;
 import io.blit.layout.LayoutComparison;
 import io.blit.queue.LayoutMismatchException;
+import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueCorruptedException;
 import java.nio.file.Path;
 
@@ -102,6 +103,10 @@ public final class QueueErrors {
     }
 
     // ---- arguments and state
+
+    public static MessagesDeletedException messagesDeleted(Path dir, long firstMissing, long firstAvailable) {
+        return new MessagesDeletedException(dir, firstMissing, firstAvailable);
+    }
 
     public static IllegalArgumentException badRetention(String problem) {
         return new IllegalArgumentException("retention policy: " + problem);

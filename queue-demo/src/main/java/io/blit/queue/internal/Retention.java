@@ -98,7 +98,7 @@ public final class Retention {
         int at = SegmentFiles.fileHolding(firsts, index);
         if (at + 1 < firsts.length) {
             // no file holds index (it is absent), yet a later one exists
-            throw new MessagesDeletedException(dir, index, firsts[at + 1]);
+            throw QueueErrors.messagesDeleted(dir, index, firsts[at + 1]);
         }
     }
 
@@ -113,7 +113,7 @@ public final class Retention {
         long[] firsts = SegmentFiles.list(dir);
         for (long first : firsts) {
             if (first > index) {
-                MessagesDeletedException deleted = new MessagesDeletedException(dir, index, first);
+                MessagesDeletedException deleted = QueueErrors.messagesDeleted(dir, index, first);
                 deleted.initCause(failure);
                 return deleted;
             }
