@@ -88,16 +88,21 @@ public final class Retention {
     }
 
     /**
-     * Called when the file starting at {@code index} is absent: throws if it was deleted (a later file exists),
-     * returns normally if it is simply not created yet.
+     * Called when the file starting at {@code index} was found absent: throws if it was deleted (absent from
+     * a fresh listing that holds a later file), returns normally if it is not created yet or was created since
+     * (other appenders may even have filled it and created its successor in between).
      *
      * @throws MessagesDeletedException naming {@code [index, first index of the oldest file left)}
      */
     public static void failIfDeleted(Path dir, long index) {
         long[] firsts = SegmentFiles.list(dir);
         int at = SegmentFiles.fileHolding(firsts, index);
-        if (at + 1 < firsts.length) {
-            // no file holds index (it is absent), yet a later one exists
+        if (at >= 0 && firsts[at] == index) {
+            return; // created (and maybe already followed by others) since the caller found it absent
+        }
+        if (at + 1 < firsts.length && !Files.exists(SegmentFiles.path(dir, index))) {
+            // a later file exists, so this one was created before it; absent now (checked after the listing,
+            // which may miss files created while it runs): deleted
             throw QueueErrors.messagesDeleted(dir, index, firsts[at + 1]);
         }
     }
