@@ -1,6 +1,7 @@
 package io.blit.queue;
 
 import io.blit.core.BlockCopier;
+import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
@@ -48,7 +49,10 @@ public final class Appender<T> implements AutoCloseable {
      * @throws NullPointerException     if {@code message} is null
      * @throws IllegalStateException    if this appender or its queue is raw or closed
      * @throws WrongThreadException     if called from another thread than the first append's
-     * @throws QueueCorruptedException  if a record header in the file is invalid
+     * @throws QueueCorruptedException  if a record header in the file is invalid, or the mapped file was
+     *                                  truncated under this appender (by another process)
+     * @throws java.io.UncheckedIOException if rolling to a new file applied the retention policy and a deletion
+     *                                  failed (the message was not appended)
      */
     public long append(T message) {
         return append(message, null);
@@ -71,6 +75,14 @@ public final class Appender<T> implements AutoCloseable {
      * @throws RuntimeException         whatever {@code filler} throws; the claimed index is then abandoned
      */
     public long append(T message, IndexedFiller<? super T> filler) {
+        try {
+            return appendBlock(message, filler);
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, cursor.position(), true);
+        }
+    }
+
+    private long appendBlock(T message, IndexedFiller<? super T> filler) {
         Objects.requireNonNull(message, "message");
         BlockCopier<T> copier = queue.copier();
         int length = (int) copier.byteSize();
@@ -82,8 +94,13 @@ public final class Appender<T> implements AutoCloseable {
                 filler.fill(message, index);
             }
             copier.writeTo(message, segment, cursor.position() + RecordHeader.LENGTH);
+            file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
+            long at = cursor.position();
             abandon(segment, word);
+            if (e instanceof InternalError fault) {
+                throw MappedFaults.translate(fault, file, at, true);
+            }
             throw e;
         }
         RecordProtocol.commit(segment, cursor, word);
@@ -96,8 +113,17 @@ public final class Appender<T> implements AutoCloseable {
      * @return the message's index
      * @throws IllegalArgumentException if the queue has a message class and the payload's size is not its
      *                                  block length, or the payload does not fit in a segment file
+     * @throws QueueCorruptedException  as {@link #append(Object)}
      */
     public long append(MemorySegment payload) {
+        try {
+            return appendBytes(payload);
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, cursor.position(), true);
+        }
+    }
+
+    private long appendBytes(MemorySegment payload) {
         Objects.requireNonNull(payload, "payload");
         long size = payload.byteSize();
         int fixed = queue.fixedPayloadLength();
@@ -113,8 +139,13 @@ public final class Appender<T> implements AutoCloseable {
         MemorySegment segment = file.segment();
         try {
             MemorySegment.copy(payload, 0, segment, cursor.position() + RecordHeader.LENGTH, size);
+            file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
+            long at = cursor.position();
             abandon(segment, word);
+            if (e instanceof InternalError fault) {
+                throw MappedFaults.translate(fault, file, at, true);
+            }
             throw e;
         }
         RecordProtocol.commit(segment, cursor, word);
@@ -168,6 +199,7 @@ public final class Appender<T> implements AutoCloseable {
         file.close();
         file = null;
         moveTo(queue.fileForAppend(next));
+        queue.applyRetention();
     }
 
     private void moveTo(SegmentHeader.Info info) {

@@ -8,6 +8,7 @@ import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.io.IOException;
@@ -55,6 +56,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Thread-safety.</b> This object may be shared; {@link Appender}s and {@link Tailer}s may not: each
  *       belongs to the thread that first uses it (its mappings are confined to that thread).</li>
  *   <li><b>Segment size.</b> Taken from the existing files; {@link Options#segmentSize} applies only to a new queue.</li>
+ *   <li><b>Retention.</b> Old files are deleted only by {@link #deleteFilesBefore(long)}, {@link #applyRetention()}
+ *       and appenders rolling under a {@link RetentionPolicy} ({@link Options#retention(RetentionPolicy)}); whole
+ *       files, oldest first, never the newest. Tailers never skip deleted messages silently
+ *       ({@link MessagesDeletedException}).</li>
  * </ul>
  *
  * @param <T> the message class, or {@link Void} for a raw queue
@@ -72,6 +77,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final LayoutPolicy layoutPolicy;
     /** One reader per file layout met, validated under the policy; files of one layout share it. */
     private final Map<LayoutDescriptor, BlockReader<T>> readers = new ConcurrentHashMap<>();
+    private final RetentionPolicy retention;
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
     private boolean closed;
 
@@ -82,8 +88,10 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @param abandonGrace how long a CLAIMED record may stay so before a tailer checks whether its claimer died
      * @param layoutPolicy how tailers read files written under another layout than the message class's
      *                     (appenders never write into such files)
+     * @param retention    which old files appenders of this queue object delete when they roll ({@link RetentionPolicy})
      */
-    public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy) {
+    public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
+                          RetentionPolicy retention) {
         /**
          * @throws IllegalArgumentException if the segment size is below {@link SegmentHeader#MIN_SEGMENT_SIZE}
          *                                  (12288) or not a multiple of 4096, or the grace is negative
@@ -98,31 +106,48 @@ public final class BlitQueue<T> implements AutoCloseable {
             if (abandonGrace.isNegative()) {
                 throw QueueErrors.negativeGrace(abandonGrace);
             }
+            Objects.requireNonNull(retention, "retention");
+        }
+
+        /** Options with the default {@link LayoutPolicy#TRANSLATE} that keep every file. */
+        public Options(long segmentSize, Duration abandonGrace) {
+            this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE, RetentionPolicy.keepAll());
+        }
+
+        /** Options that keep every file. */
+        public Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy) {
+            this(segmentSize, abandonGrace, layoutPolicy, RetentionPolicy.keepAll());
         }
 
         /** Options with the default {@link LayoutPolicy#TRANSLATE}. */
-        public Options(long segmentSize, Duration abandonGrace) {
-            this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE);
+        public Options(long segmentSize, Duration abandonGrace, RetentionPolicy retention) {
+            this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE, retention);
         }
 
-        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated. */
+        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated; every file kept. */
         public static Options defaults() {
-            return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE);
+            return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE,
+                    RetentionPolicy.keepAll());
         }
 
         /** These options with another segment size (for a new queue). */
         public Options segmentSize(long bytes) {
-            return new Options(bytes, abandonGrace, layoutPolicy);
+            return new Options(bytes, abandonGrace, layoutPolicy, retention);
         }
 
         /** These options with another grace period before a tailer checks whether a claimer died. */
         public Options abandonGrace(Duration grace) {
-            return new Options(segmentSize, grace, layoutPolicy);
+            return new Options(segmentSize, grace, layoutPolicy, retention);
         }
 
         /** These options with another policy for reading files written under another layout. */
         public Options layoutPolicy(LayoutPolicy policy) {
-            return new Options(segmentSize, abandonGrace, policy);
+            return new Options(segmentSize, abandonGrace, policy, retention);
+        }
+
+        /** These options with another retention policy (applied by appenders when they roll). */
+        public Options retention(RetentionPolicy policy) {
+            return new Options(segmentSize, abandonGrace, layoutPolicy, policy);
         }
     }
 
@@ -132,6 +157,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         this.copier = type == null ? null : BlockCopier.of(type);
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         this.layoutPolicy = options.layoutPolicy();
+        this.retention = options.retention();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -150,8 +176,8 @@ public final class BlitQueue<T> implements AutoCloseable {
             this.segmentSize = last.segmentSize();
             this.descriptor = type == null ? last.descriptor() : mine;
         }
-        for (long first : firsts) {
-            check(SegmentFiles.readHeader(dir, first));
+        for (SegmentHeader.Info info : Retention.readExisting(dir, firsts)) { // retention may delete meanwhile
+            check(info);
         }
         if (descriptor != null && maxPayload() < descriptor.length()) {
             throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
@@ -218,10 +244,36 @@ public final class BlitQueue<T> implements AutoCloseable {
     /**
      * A new tailer whose next message is {@code index}.
      *
-     * @throws IllegalArgumentException if {@code index} is before the first file or beyond the end of the queue
+     * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
+     * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
      */
     public Tailer<T> tailerFrom(long index) {
         return register(Tailer.atIndex(this, index));
+    }
+
+    /**
+     * Deletes every segment file all of whose messages have indices below {@code index}, oldest first; never
+     * the newest file (the one being appended to), so at least the messages from the newest file's first index
+     * on stay. Safe while appenders and tailers of this and other processes run: a cursor inside a deleted file
+     * keeps its mapping and finishes the file; a tailer that reaches a deleted file, and {@link #tailerFrom}
+     * of a deleted index, throw {@link MessagesDeletedException} naming the missing indices. The disk space of
+     * a deleted file is freed when its last mapping is closed.
+     *
+     * @return the files this call deleted, oldest first (those another deleter removed first are not listed)
+     * @throws java.io.UncheckedIOException if the file system refuses a deletion (the older files are deleted)
+     */
+    public List<Path> deleteFilesBefore(long index) {
+        return Retention.deleteBefore(dir, index);
+    }
+
+    /**
+     * Applies this queue's {@link Options#retention() retention policy} now, as appenders do each time they roll
+     * to a new file; same guarantees as {@link #deleteFilesBefore(long)}.
+     *
+     * @return the files this call deleted, oldest first
+     */
+    public List<Path> applyRetention() {
+        return Retention.apply(dir, retention, System.currentTimeMillis() * 1_000_000L);
     }
 
     /** The queue directory. */

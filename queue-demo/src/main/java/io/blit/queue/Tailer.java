@@ -2,12 +2,15 @@ package io.blit.queue;
 
 import io.blit.core.BlockReader;
 import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
+import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.util.Objects;
@@ -28,6 +31,14 @@ import java.util.Objects;
  *       A record left CLAIMED for longer than the queue's abandon grace by a process that is no longer alive is
  *       marked ABANDONED by the tailer that notices (pid reuse within the grace is not detected). A record
  *       CLAIMED by a live process blocks the tailer, as it must to keep order, until it is committed.</li>
+ *   <li><b>Retention.</b> A file deleted while this tailer reads it stays mapped, and the tailer reads it to its
+ *       end. If its next file was deleted (the tailer lagged behind retention, in this or another process), reads
+ *       throw {@link MessagesDeletedException} naming the missing indices, on every call, and the tailer stays
+ *       where it is: messages are never skipped silently.</li>
+ *   <li><b>Truncation.</b> If its file is truncated under its mapping (by another process), the fault HotSpot
+ *       reports as an {@link InternalError} is thrown as {@link QueueCorruptedException} naming the file and the
+ *       record's offset, before the record is returned or stepped over (one cheap native call per read
+ *       delivers a fault whose delivery JIT-compiled code deferred).</li>
  *   <li><b>Cost.</b> Starting from an index walks at most 4095 record headers from the nearest checkpoint of
  *       its file (more if that checkpoint's claimer died before writing it); reading allocates nothing except
  *       when moving to the next file.</li>
@@ -48,6 +59,9 @@ public final class Tailer<T> implements AutoCloseable {
     private long watchedWord;
     private long watchedIndex = -1;
     private long watchedSince;
+    /** The absent next file last checked for deletion, and when (System.nanoTime), to bound directory listings. */
+    private long missingFile = -1;
+    private long missingCheckedAt;
     private boolean closed;
 
     private Tailer(BlitQueue<T> queue, long fileFirst, long position, long index) {
@@ -82,6 +96,9 @@ public final class Tailer<T> implements AutoCloseable {
         long[] firsts = queue.files();
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {
+            if (target >= 0) { // every queue starts at index 0: the files before the first were deleted
+                throw QueueErrors.messagesDeleted(queue.directory(), target, firsts[0]);
+            }
             throw QueueErrors.indexBeforeStart(queue.directory(), target, firsts[0]);
         }
         long first = firsts[at];
@@ -89,7 +106,7 @@ public final class Tailer<T> implements AutoCloseable {
         long index = first;
         while (true) {
             boolean nextFile = false;
-            try (MappedSegment file = new MappedSegment(queue.file(first))) {
+            try (MappedSegment file = map(queue, first, target == Long.MAX_VALUE ? first : target)) {
                 int checkpoint = Checkpoints.nearest(file.segment(), target == Long.MAX_VALUE ? target : target - first);
                 position = Checkpoints.position(file, checkpoint);
                 index = first + ((long) checkpoint << Checkpoints.INTERVAL_SHIFT);
@@ -125,9 +142,23 @@ public final class Tailer<T> implements AutoCloseable {
      *
      * @return true if a message was read (and {@link #index()} advanced), false if none is ready
      * @throws IllegalStateException   if the queue is raw, or this tailer is closed
-     * @throws QueueCorruptedException if a record header or a file is invalid
+     * @throws QueueCorruptedException if a record header or a file is invalid, or the mapped file was truncated
+     *                                 under this tailer (by another process)
+     * @throws MessagesDeletedException if the next message's file was deleted by retention before it was read
      */
     public boolean readNext(T into) {
+        try {
+            boolean read = readBlock(into);
+            if (!read) {
+                file.surfacePendingFault(); // a faulting header load can read as "nothing yet"
+            }
+            return read;
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, position, false);
+        }
+    }
+
+    private boolean readBlock(T into) {
         Objects.requireNonNull(into, "into");
         queue.copier(); // throws for a raw queue
         int payload = advance();
@@ -143,6 +174,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
         }
         reader.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
+        file.surfacePendingFault(); // a fault of the copy (file truncated) is thrown before the step
         step(length);
         return true;
     }
@@ -152,8 +184,22 @@ public final class Tailer<T> implements AutoCloseable {
      *
      * @return the payload's length, or -1 if no message is ready
      * @throws IllegalArgumentException if the payload is longer than {@code into} (the message is not consumed)
+     * @throws QueueCorruptedException  as {@link #readNext}
+     * @throws MessagesDeletedException as {@link #readNext}
      */
     public long readNextBytes(MemorySegment into) {
+        try {
+            long read = readBytes(into);
+            if (read < 0) {
+                file.surfacePendingFault(); // a faulting header load can read as "nothing yet"
+            }
+            return read;
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, position, false);
+        }
+    }
+
+    private long readBytes(MemorySegment into) {
         Objects.requireNonNull(into, "into");
         int length = advance();
         if (length < 0) {
@@ -163,6 +209,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.targetTooSmall(index, length, into.byteSize());
         }
         MemorySegment.copy(file.segment(), position + RecordHeader.LENGTH, into, 0, length);
+        file.surfacePendingFault(); // a fault of the copy (file truncated) is thrown before the step
         step(length);
         return length;
     }
@@ -207,7 +254,7 @@ public final class Tailer<T> implements AutoCloseable {
             throw QueueErrors.closed("tailer", queue.directory());
         }
         if (file == null) {
-            file = new MappedSegment(queue.file(fileFirst));
+            file = map(queue, fileFirst, index);
         }
         while (true) {
             if (position + RecordHeader.LENGTH > file.size()) {
@@ -239,17 +286,42 @@ public final class Tailer<T> implements AutoCloseable {
         index++;
     }
 
-    /** Moves to the file that starts at {@link #index}, if it exists yet. */
+    /**
+     * Moves to the file that starts at {@link #index}, if it exists yet.
+     *
+     * @throws MessagesDeletedException if that file was deleted (a later one exists); checked the first time
+     *                                  the file is found absent, then at most once a millisecond (each check
+     *                                  lists the directory), and on every call once it was found deleted
+     */
     private boolean roll() {
         if (!Files.exists(SegmentFiles.path(queue.directory(), index))) {
+            long now = System.nanoTime();
+            if (missingFile != index || now - missingCheckedAt >= 1_000_000L) {
+                Retention.failIfDeleted(queue.directory(), index);
+                missingFile = index; // not created yet: look again in a millisecond at the earliest
+                missingCheckedAt = now;
+            }
             return false;
         }
-        MappedSegment next = new MappedSegment(queue.file(index));
+        MappedSegment next = map(queue, index, index);
         file.close();
         file = next;
         fileFirst = index;
         position = SegmentHeader.RECORDS_START;
         return true;
+    }
+
+    /**
+     * Maps the file starting at {@code first}, in which the next wanted index is {@code wanted}.
+     *
+     * @throws MessagesDeletedException if the file was deleted (by retention)
+     */
+    private static MappedSegment map(BlitQueue<?> queue, long first, long wanted) {
+        try {
+            return new MappedSegment(queue.file(first));
+        } catch (UncheckedIOException e) {
+            throw Retention.deletedOr(e, queue.directory(), wanted);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.blit.queue.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.zip.Adler32;
 
 /**
  * One segment file mapped in a confined arena of the thread that created this object: the cursor of
@@ -16,6 +17,7 @@ public final class MappedSegment implements AutoCloseable {
     /** The arena this object owns and closes, or null for a {@link #view}. */
     private final Arena arena;
     private final MemorySegment segment;
+    private final Adler32 faultProbe = new Adler32();
 
     public MappedSegment(SegmentHeader.Info info) {
         this.info = info;
@@ -75,6 +77,14 @@ public final class MappedSegment implements AutoCloseable {
             throw QueueErrors.recordPastEnd(info.file(), position, word, info.segmentSize());
         }
         return length;
+    }
+
+    /**
+     * Throws the {@link InternalError} of an access to this mapping that faulted and whose delivery HotSpot
+     * deferred (JIT-compiled code), here and now: {@link MappedFaults#surfacePending}.
+     */
+    public void surfacePendingFault() {
+        MappedFaults.surfacePending(faultProbe);
     }
 
     @Override

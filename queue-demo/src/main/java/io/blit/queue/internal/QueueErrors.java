@@ -4,6 +4,7 @@ import io.blit.core.IncompatibleLayoutException;
 import io.blit.layout.CorruptDescriptorException;
 import io.blit.layout.LayoutComparison;
 import io.blit.queue.LayoutMismatchException;
+import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueCorruptedException;
 import java.nio.file.Path;
 
@@ -77,6 +78,16 @@ public final class QueueErrors {
                 + ", outside the records or not 8-byte aligned");
     }
 
+    public static QueueCorruptedException faultUnderMapping(Path file, long position, long fileSize, long segmentSize,
+                                                            boolean writing, InternalError cause) {
+        String now = fileSize < 0 ? "is gone" : "is now " + fileSize + " bytes";
+        QueueCorruptedException corrupt = new QueueCorruptedException(file, position, "memory fault while "
+                + (writing ? "writing" : "reading") + " the record at this offset of the mapped file, which "
+                + now + " (its header says " + segmentSize + "): truncated or failing under a live mapping");
+        corrupt.initCause(cause);
+        return corrupt;
+    }
+
     // ---- layouts
 
     public static LayoutMismatchException layoutMismatch(Path file, LayoutComparison comparison) {
@@ -110,6 +121,14 @@ public final class QueueErrors {
     }
 
     // ---- arguments and state
+
+    public static MessagesDeletedException messagesDeleted(Path dir, long firstMissing, long firstAvailable) {
+        return new MessagesDeletedException(dir, firstMissing, firstAvailable);
+    }
+
+    public static IllegalArgumentException badRetention(String problem) {
+        return new IllegalArgumentException("retention policy: " + problem);
+    }
 
     public static IllegalArgumentException badSegmentSize(long segmentSize) {
         return new IllegalArgumentException("segment size " + segmentSize + " must be a multiple of 4096 and at least "

@@ -94,8 +94,21 @@ public final class RecordHeader {
         WORD.setRelease(segment, position, word);
     }
 
-    /** Volatile compare-and-exchange; returns the witness (equal to {@code expected} on success). */
+    /**
+     * Volatile compare-and-exchange; returns the witness (equal to {@code expected} on success).
+     *
+     * <p>The word is first loaded with acquire, and a witness other than {@code expected} is returned without a
+     * CAS. Why: when the file has been truncated under the mapping, HotSpot turns the fault of a load into an
+     * {@link InternalError}, but an interpreted VarHandle CAS faults inside the VM and crashes it (hs_err in
+     * {@code Unsafe_CompareAndExchangeLong}, measured on JDK 25: docs/queue-design.md). The load reports a
+     * truncation that happened before it; only a truncation between the load and the CAS, in a caller still
+     * interpreted, is left.
+     */
     public static long compareAndExchange(MemorySegment segment, long position, long expected, long word) {
+        long seen = loadAcquire(segment, position);
+        if (seen != expected) {
+            return seen;
+        }
         return (long) WORD.compareAndExchange(segment, position, expected, word);
     }
 

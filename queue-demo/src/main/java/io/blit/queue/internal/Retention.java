@@ -1,0 +1,146 @@
+package io.blit.queue.internal;
+
+import io.blit.queue.MessagesDeletedException;
+import io.blit.queue.RetentionPolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Deleting old segment files, and telling a file that was deleted from one not created yet.
+ *
+ * <p>Files are deleted oldest first and the newest is never deleted, so at every moment (with any number of
+ * deleting threads and processes) the files left are a contiguous run ending with the newest. Hence a file
+ * that is absent while a later one exists was deleted: files are created in index order (a file's first index
+ * is known only once the previous file is full). Stateless; thread-safe.
+ */
+public final class Retention {
+    private Retention() {
+    }
+
+    /**
+     * Deletes, oldest first, every file whose every index is below {@code index}: each file whose successor
+     * starts at or below {@code index}. The newest file is never deleted. Files another deleter removed first
+     * are not reported.
+     *
+     * @return the files this call deleted, oldest first
+     * @throws UncheckedIOException if the file system refuses a deletion (the older files are deleted)
+     */
+    public static List<Path> deleteBefore(Path dir, long index) {
+        long[] firsts = SegmentFiles.list(dir);
+        List<Path> deleted = new ArrayList<>();
+        for (int i = 0; i + 1 < firsts.length && firsts[i + 1] <= index; i++) {
+            Path file = SegmentFiles.path(dir, firsts[i]);
+            try {
+                if (Files.deleteIfExists(file)) {
+                    deleted.add(file);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete queue file " + file + " (retention)", e);
+            }
+        }
+        return List.copyOf(deleted);
+    }
+
+    /**
+     * Applies {@code policy}: deletes the files it no longer keeps, as {@link #deleteBefore}.
+     *
+     * @param nowEpochNanos the current time, compared with the creation times in the file headers
+     * @return the files this call deleted, oldest first
+     */
+    public static List<Path> apply(Path dir, RetentionPolicy policy, long nowEpochNanos) {
+        if (policy instanceof RetentionPolicy.KeepAll) {
+            return List.of(); // the default: no directory listing on every roll
+        }
+        long[] firsts = SegmentFiles.list(dir);
+        int delete = switch (policy) {
+            case RetentionPolicy.KeepAll keepAll -> 0;
+            case RetentionPolicy.KeepNewestFiles keep -> Math.max(0, firsts.length - keep.files());
+            case RetentionPolicy.KeepFor keep -> expired(dir, firsts, nowEpochNanos - keep.age().toNanos());
+        };
+        delete = Math.min(delete, firsts.length - 1);
+        return delete <= 0 ? List.of() : deleteBefore(dir, firsts[delete]);
+    }
+
+    /** How many of the oldest files have a successor created at or before {@code cutoffEpochNanos}. */
+    private static int expired(Path dir, long[] firsts, long cutoffEpochNanos) {
+        int count = 0;
+        while (count + 1 < firsts.length) {
+            SegmentHeader.Info successor;
+            try {
+                successor = SegmentFiles.readHeader(dir, firsts[count + 1]);
+            } catch (UncheckedIOException e) {
+                if (e.getCause() instanceof NoSuchFileException) {
+                    break; // deleted meanwhile by another deleter: stop here, it deletes the rest
+                }
+                throw e;
+            }
+            if (successor.createdNanos() > cutoffEpochNanos) {
+                break;
+            }
+            count++;
+        }
+        return count;
+    }
+
+    /**
+     * Called when the file starting at {@code index} was found absent: throws if it was deleted (absent from
+     * a fresh listing that holds a later file), returns normally if it is not created yet or was created since
+     * (other appenders may even have filled it and created its successor in between).
+     *
+     * @throws MessagesDeletedException naming {@code [index, first index of the oldest file left)}
+     */
+    public static void failIfDeleted(Path dir, long index) {
+        long[] firsts = SegmentFiles.list(dir);
+        int at = SegmentFiles.fileHolding(firsts, index);
+        if (at >= 0 && firsts[at] == index) {
+            return; // created (and maybe already followed by others) since the caller found it absent
+        }
+        if (at + 1 < firsts.length && !Files.exists(SegmentFiles.path(dir, index))) {
+            // a later file exists, so this one was created before it; absent now (checked after the listing,
+            // which may miss files created while it runs): deleted
+            throw QueueErrors.messagesDeleted(dir, index, firsts[at + 1]);
+        }
+    }
+
+    /**
+     * The exception for a wanted {@code index} whose file vanished, found through {@code failure} (a
+     * {@link NoSuchFileException} while opening or mapping it), or {@code failure} itself for other causes.
+     */
+    public static RuntimeException deletedOr(UncheckedIOException failure, Path dir, long index) {
+        if (!(failure.getCause() instanceof NoSuchFileException)) {
+            return failure;
+        }
+        long[] firsts = SegmentFiles.list(dir);
+        for (long first : firsts) {
+            if (first > index) {
+                MessagesDeletedException deleted = QueueErrors.messagesDeleted(dir, index, first);
+                deleted.initCause(failure);
+                return deleted;
+            }
+        }
+        return failure; // cannot happen: the newest file is never deleted
+    }
+
+    /**
+     * The headers of the files {@code firsts}, skipping those deleted since they were listed (by retention in
+     * another process).
+     */
+    public static List<SegmentHeader.Info> readExisting(Path dir, long[] firsts) {
+        List<SegmentHeader.Info> infos = new ArrayList<>(firsts.length);
+        for (long first : firsts) {
+            try {
+                infos.add(SegmentFiles.readHeader(dir, first));
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof NoSuchFileException)) {
+                    throw e;
+                }
+            }
+        }
+        return infos;
+    }
+}
