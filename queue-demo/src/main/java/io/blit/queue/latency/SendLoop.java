@@ -1,0 +1,28 @@
+package io.blit.queue.latency;
+
+/**
+ * The producer's loop: sends every message of a {@link RunPlan} at its intended time. It busy-waits
+ * ({@link Thread#onSpinWait()}) until each message's intended send time, then builds and appends it with that time
+ * inside. When the producer falls behind (a GC pause, a page fault, a descheduled thread), later messages go out as
+ * fast as possible but keep their intended times, so the consumer's latency (receive time minus intended time)
+ * includes the wait they suffered: coordinated omission is accounted for.
+ */
+public final class SendLoop {
+    private SendLoop() {
+    }
+
+    /**
+     * Sends messages {@code 0 .. plan.total() - 1}; message {@code s} is due at {@code startNanos + plan.offsetNanos(s)}.
+     * Runs in the sender's thread.
+     */
+    public static void run(MessageSender sender, RunPlan plan, long startNanos) {
+        long total = plan.total();
+        for (long sequence = 0; sequence < total; sequence++) {
+            long intended = startNanos + plan.offsetNanos(sequence);
+            while (System.nanoTime() - intended < 0) {
+                Thread.onSpinWait();
+            }
+            sender.send(sequence, intended);
+        }
+    }
+}
