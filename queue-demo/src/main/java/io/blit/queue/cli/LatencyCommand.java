@@ -65,7 +65,7 @@ final class LatencyCommand {
             consumer process on a queue in a temporary directory, first trivially copyable BookUpdates, then
             the same content as normal objects through ObjectOutputStream; prints both tables and the ratio of
             the median latencies, then deletes its files. Takes under half a minute. It is "bench" with the
-            defaults --kind tc,normal --mode process --rate 100000 --warmup 50000 --runs 5 --count 50000;
+            defaults --kind tc,normal --mode process --rate 100000 --warmup 50000 --runs 5 --count 20000;
             every bench option may be given to change them (bench --help).""";
 
     static final List<String> VALUED = List.of("--kind", "--mode", "--rate", "--count", "--runs", "--warmup",
@@ -85,7 +85,7 @@ final class LatencyCommand {
             throw new QueueCli.UsageException("--mode must be thread or process, got '" + mode + "'");
         }
         long rate = positive(options, "--rate", 100_000);
-        long count = positive(options, "--count", demo ? 50_000 : 200_000);
+        long count = positive(options, "--count", demo ? 20_000 : 200_000);
         long runs = positive(options, "--runs", 5);
         long warmup = options.longValue("--warmup", 50_000);
         if (warmup < 0) {

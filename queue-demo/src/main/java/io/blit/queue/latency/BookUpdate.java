@@ -35,6 +35,11 @@ public final class BookUpdate extends TriviallyCopyable {
     public double askPrice0, askPrice1, askPrice2, askPrice3, askPrice4;
     public double askQty0, askQty1, askQty2, askQty3, askQty4;
 
+    /** An update with every field zero; fill it with {@link #fillFor} or by hand. */
+    public BookUpdate() {
+        // explicit so the exported package documents its constructor
+    }
+
     /** Fills every field for message {@code n} as the class comment describes; returns this. */
     public BookUpdate fillFor(long n, long sendTimeNanos) {
         symbol = SYMBOL_CODE;

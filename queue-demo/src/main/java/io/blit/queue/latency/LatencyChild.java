@@ -11,8 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * The entry point of the child JVMs of {@link ProcessMode} (internal; started by the harness, not by users):
  *
  * <pre>
- * LatencyChild consumer QUEUE_DIR READY_FILE RESULT_FILE PLAN...   opens a tailer, maps the first file, writes
- *                                                                  READY_FILE, receives, writes RESULT_FILE
+ * LatencyChild consumer QUEUE_DIR READY_FILE RESULT_FILE PLAN...   opens a tailer, maps and warms the first file,
+ *                                                                  writes READY_FILE, receives, writes RESULT_FILE
  * LatencyChild producer QUEUE_DIR READY_FILE RESULT_FILE PLAN...   waits for READY_FILE, then sends
  * </pre>
  *
@@ -54,6 +54,7 @@ public final class LatencyChild {
             if (receiver.poll()) {
                 throw new IllegalStateException("the queue in " + dir + " is not new: it already holds messages");
             }
+            QueuePrefault.prefault(dir, QueuePrefault.bytesNeeded(plan));
             HistogramFiles.writeAtomically(ready, Long.toString(ProcessHandle.current().pid()));
             long start = System.nanoTime();
             long giveUpAfter = READY_TIMEOUT_NANOS + 2 * plan.durationNanos() + SLACK_NANOS;

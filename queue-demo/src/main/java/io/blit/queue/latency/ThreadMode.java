@@ -11,7 +11,8 @@ import org.HdrHistogram.Histogram;
 /**
  * Cross-thread mode: the consumer polls in a new platform thread, the producer sends in the calling thread, both
  * on one queue in {@code dir} (each with its own {@code BlitQueue}, appender or tailer, as two services in one JVM
- * would). The consumer opens its tailer and maps the first file before the producer starts. Not pinned: a Java
+ * would). The consumer opens its tailer, maps the first file and warms it ({@link QueuePrefault}) before the
+ * producer starts. Not pinned: a Java
  * thread cannot be pinned to a CPU without native code; on a 2-CPU machine the two spinning threads occupy both.
  */
 public final class ThreadMode {
@@ -38,6 +39,7 @@ public final class ThreadMode {
                 if (receiver.poll()) {
                     throw new IllegalStateException("the queue in " + dir + " is not new: it already holds messages");
                 }
+                QueuePrefault.prefault(dir, QueuePrefault.bytesNeeded(plan));
                 long start = System.nanoTime();
                 ready.countDown();
                 histograms.set(ReceiveLoop.run(receiver, plan,
