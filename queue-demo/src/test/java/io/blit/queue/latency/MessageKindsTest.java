@@ -35,6 +35,28 @@ class MessageKindsTest {
     }
 
     @Test
+    void everyCheckedFieldOfBookUpdateIsChecked() throws IllegalAccessException {
+        int checked = 0;
+        for (java.lang.reflect.Field field : BookUpdate.class.getFields()) {
+            if (java.lang.reflect.Modifier.isStatic(field.getModifiers()) || field.getName().equals("sendTimeNanos")) {
+                continue;
+            }
+            BookUpdate update = new BookUpdate().fillFor(7, 0);
+            if (field.getType() == double.class) {
+                field.setDouble(update, -1);
+            } else {
+                field.setLong(update, -1);
+            }
+            assertFalse(update.isConsistentFor(7), field.getName() + " is checked");
+            checked++;
+        }
+        assertEquals(23, checked, "3 longs + 20 doubles");
+        BookUpdate update = new BookUpdate().fillFor(7, 0);
+        update.sendTimeNanos = -1;
+        assertTrue(update.isConsistentFor(7), "the send time is not part of the content");
+    }
+
+    @Test
     void normalTwinCarriesTheSameContent() {
         NormalBookUpdate normal = NormalBookUpdate.forMessage(42, 123_456_789L);
         assertTrue(normal.isConsistentFor(42));
