@@ -77,7 +77,12 @@ final class LatencyCommand {
     private LatencyCommand() {
     }
 
-    static int run(String command, QueueCli.Options options, PrintStream out) {
+    /**
+     * Runs {@code bench} or {@code demo}. A failed run (a child JVM that died, a message out of order or with
+     * wrong content, a consumer that gave up) is reported on {@code err} with its cause and exit code
+     * {@value QueueCli#CHECK_FAILED}; usage errors are thrown as {@link QueueCli.UsageException}.
+     */
+    static int run(String command, QueueCli.Options options, PrintStream out, PrintStream err) {
         boolean demo = command.equals("demo");
         List<MessageKind> kinds = kinds(options.value("--kind", demo ? "tc,normal" : "tc"));
         String mode = options.value("--mode", demo ? "process" : "thread");
@@ -118,7 +123,14 @@ final class LatencyCommand {
                 throw new QueueCli.UsageException(e.getMessage());
             }
         }
-        return execute(demo, mode, pin, plans, parent, json, out);
+        try {
+            return execute(demo, mode, pin, plans, parent, json, out);
+        } catch (IllegalStateException e) {
+            out.println();
+            out.flush();
+            err.println("error: " + command + " failed: " + e.getMessage());
+            return QueueCli.CHECK_FAILED;
+        }
     }
 
     private static int execute(boolean demo, String mode, boolean pin, List<RunPlan> plans, Path parent, Path json,

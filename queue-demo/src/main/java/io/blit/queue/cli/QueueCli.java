@@ -47,6 +47,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class QueueCli {
     public static final int OK = 0;
+    /** Exit code of a failed check, or of a latency run that failed (a child died, a message arrived wrong). */
     public static final int CHECK_FAILED = 1;
     public static final int USAGE = 2;
 
@@ -62,7 +63,7 @@ public final class QueueCli {
                                                                     vs normal objects, producer and consumer processes
               bench    [--kind K] [--mode M] [--rate R] [--count N] [--runs K] [--json FILE] ...   the latency harness
 
-            Exit codes: 0 ok, 1 check failed, 2 usage error or bad input (missing directory, corrupt files).""";
+            Exit codes: 0 ok, 1 check (or latency run) failed, 2 usage error or bad input (missing directory, corrupt files).""";
 
     private static final Map<String, String> HELP = Map.of(
             "produce", """
@@ -163,7 +164,7 @@ public final class QueueCli {
                 case "tail" -> tail(options, out);
                 case "dump" -> dump(options, out);
                 case "check" -> check(options, out);
-                case "bench", "demo" -> LatencyCommand.run(command, options, out);
+                case "bench", "demo" -> LatencyCommand.run(command, options, out, err);
                 default -> throw new IllegalStateException("no handler for command " + command);
             };
         } catch (UsageException e) {
