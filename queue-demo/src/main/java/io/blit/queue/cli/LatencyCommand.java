@@ -73,6 +73,7 @@ final class LatencyCommand {
     static final List<String> FLAGS = List.of("--pin");
 
     private static final long MAX_AUTO_SEGMENT = 1L << 30;
+    private static final long MAX_SEGMENT = 1L << 31;
 
     private LatencyCommand() {
     }
@@ -117,6 +118,10 @@ final class LatencyCommand {
             long total = warmup + count * runs;
             long segmentSize = options.has("--segment-size") ? options.longValue("--segment-size", 0)
                     : autoSegmentSize(kind, total);
+            if (segmentSize > MAX_SEGMENT) {
+                throw new QueueCli.UsageException("--segment-size must be at most " + MAX_SEGMENT
+                        + " (2 GiB: the queue's checkpoints hold 32-bit positions)");
+            }
             try {
                 plans.add(new RunPlan(kind, rate, warmup, count, (int) runs, wait, segmentSize));
             } catch (IllegalArgumentException e) {

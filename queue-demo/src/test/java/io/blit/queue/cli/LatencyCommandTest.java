@@ -86,6 +86,9 @@ class LatencyCommandTest {
         assertTrue(rate.err().contains("--rate must be >= 1"), rate.err());
         Result twice = run("bench", "--kind", "tc,tc");
         assertEquals(QueueCli.USAGE, twice.code());
+        Result segment = run("bench", "--segment-size", Long.toString(8L << 30));
+        assertEquals(QueueCli.USAGE, segment.code());
+        assertTrue(segment.err().contains("--segment-size must be at most"), segment.err());
         Result dir = run("bench", "--dir", tmp.resolve("missing").toString());
         assertEquals(QueueCli.USAGE, dir.code());
         assertTrue(dir.err().contains("no such directory"), dir.err());
