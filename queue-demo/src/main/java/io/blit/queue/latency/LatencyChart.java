@@ -20,7 +20,7 @@ public final class LatencyChart {
     private static final int WIDTH = 900;
     private static final int HEIGHT = 520;
     private static final int LEFT = 80;
-    private static final int RIGHT = 30;
+    private static final int RIGHT = 40;
     private static final int TOP = 80;
     private static final int BOTTOM = 440;
     private static final String[] COLOURS = {"#4e79a7", "#e15759", "#59a14f", "#f28e2b"};
@@ -122,7 +122,7 @@ public final class LatencyChart {
                 line(out, LEFT, y, WIDTH - RIGHT, y, step == 1 ? "#bbbbbb" : "#eeeeee", step == 1 ? 1 : 0.8);
                 if (step == 1 || (yHi - yLo <= 3 && (step == 2 || step == 5))) {
                     text(out, LEFT - 8, y + 4, step == 1 ? 12 : 10, "end", "normal",
-                            ReportTable.micros(Math.round(step * Math.pow(10, decade))));
+                            duration(Math.round(step * Math.pow(10, decade))));
                 }
             }
         }
@@ -132,7 +132,23 @@ public final class LatencyChart {
                 "percentile (x = 1/(1-p), log scale)");
         out.append(String.format(Locale.ROOT,
                 "<text x=\"22\" y=\"%.1f\" font-size=\"13\" text-anchor=\"middle\" transform=\"rotate(-90 22 %.1f)\">"
-                        + "latency, µs (log scale)</text>\n", (TOP + BOTTOM) / 2.0, (TOP + BOTTOM) / 2.0));
+                        + "latency (log scale)</text>\n", (TOP + BOTTOM) / 2.0, (TOP + BOTTOM) / 2.0));
+    }
+
+    /** An axis label for a power-of-ten multiple of nanoseconds: 100 ns, 2 µs, 50 ms, 1 s. */
+    static String duration(long nanos) {
+        if (nanos < 1_000) {
+            return nanos + " ns";
+        } else if (nanos < 1_000_000) {
+            return trim(nanos / 1e3) + " µs";
+        } else if (nanos < 1_000_000_000) {
+            return trim(nanos / 1e6) + " ms";
+        }
+        return trim(nanos / 1e9) + " s";
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : String.format(Locale.ROOT, "%.1f", value);
     }
 
     /** The percentile at x = 10^d: 0%, 90%, 99%, 99.9%, ... */

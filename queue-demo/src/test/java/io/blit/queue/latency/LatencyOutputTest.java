@@ -96,6 +96,13 @@ class LatencyOutputTest {
     }
 
     @Test
+    void durationAxisLabelsCarryTheirUnit() {
+        assertEquals(List.of("100 ns", "2 µs", "50 µs", "1 ms", "20 ms", "1 s", "10 s"),
+                List.of(100L, 2_000L, 50_000L, 1_000_000L, 20_000_000L, 1_000_000_000L, 10_000_000_000L).stream()
+                        .map(LatencyChart::duration).toList());
+    }
+
+    @Test
     void medianOfRunMediansAndMerge() {
         LatencyResult result = new LatencyResult(MessageKind.TC, "thread", 1, List.of(ramp(1), ramp(3), ramp(2)));
         assertEquals(1000, result.medianP50(), 1);
