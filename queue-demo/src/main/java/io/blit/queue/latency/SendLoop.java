@@ -1,5 +1,7 @@
 package io.blit.queue.latency;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * The producer's loop: sends every message of a {@link RunPlan} at its intended time. It busy-waits
  * ({@link Thread#onSpinWait()}) until each message's intended send time, then builds and appends it with that time
@@ -16,8 +18,19 @@ public final class SendLoop {
      * Runs in the sender's thread.
      */
     public static void run(MessageSender sender, RunPlan plan, long startNanos) {
+        run(sender, plan, startNanos, () -> false);
+    }
+
+    /**
+     * As {@link #run(MessageSender, RunPlan, long)}, but stops early, without an exception, when {@code stop}
+     * returns true; it is asked once every 1024 messages (e.g. whether the consumer has failed).
+     */
+    public static void run(MessageSender sender, RunPlan plan, long startNanos, BooleanSupplier stop) {
         long total = plan.total();
         for (long sequence = 0; sequence < total; sequence++) {
+            if ((sequence & 1023) == 0 && stop.getAsBoolean()) {
+                return;
+            }
             long intended = startNanos + plan.offsetNanos(sequence);
             while (System.nanoTime() - intended < 0) {
                 Thread.onSpinWait();

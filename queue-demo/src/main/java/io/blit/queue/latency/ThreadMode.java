@@ -54,7 +54,8 @@ public final class ThreadMode {
         ready.await();
         if (consumerFailure.get() == null) {
             try (MessageSender sender = plan.kind().sender(dir, plan.queueOptions())) {
-                SendLoop.run(sender, plan, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1));
+                SendLoop.run(sender, plan, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1),
+                        () -> consumerFailure.get() != null);
             } catch (RuntimeException | Error e) {
                 producerStopped.set(true);
                 consumer.join();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.queue.BlitQueue;
 import io.blit.queue.WaitStrategy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +63,58 @@ class HarnessTest {
                 small(MessageKind.TC, WaitStrategy.BUSY_SPIN), notADirectory.resolve("q"), work, false, live));
         assertTrue(e.getMessage().contains("process failed with exit code 1"), e.getMessage());
         assertTrue(live.isEmpty());
+    }
+
+    @Test
+    void threadModeReportsAConsumerFailure() throws Exception {
+        Path queue = dir.resolve("q");
+        try (MessageSender sender = MessageKind.TC.sender(queue, BlitQueue.Options.defaults().segmentSize(SEGMENT))) {
+            sender.send(0, 0); // the queue is not new: the consumer must refuse it
+        }
+        RunPlan long1 = new RunPlan(MessageKind.TC, 1_000, 0, 1_000_000, 1, WaitStrategy.BUSY_SPIN, SEGMENT);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ThreadMode.run(long1, queue));
+        assertTrue(e.getMessage().contains("the consumer failed") && e.getMessage().contains("not new"), e.getMessage());
+    }
+
+    @Test
+    void sendLoopSendsInOrderWithIntendedTimesAndStopsWhenTold() {
+        List<long[]> sent = new ArrayList<>();
+        MessageSender recorder = new MessageSender() {
+            @Override
+            public void send(long sequence, long intendedNanos) {
+                sent.add(new long[] {sequence, intendedNanos});
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        RunPlan plan = new RunPlan(MessageKind.TC, 1_000_000_000L, 0, 5_000, 1, WaitStrategy.BUSY_SPIN, SEGMENT);
+        int[] asked = {0};
+        SendLoop.run(recorder, plan, 1_000, () -> ++asked[0] > 2);
+        assertEquals(2048, sent.size(), "stops at the third check (every 1024 messages)");
+        for (int i = 0; i < sent.size(); i++) {
+            assertEquals(i, sent.get(i)[0]);
+            assertEquals(1_000 + i, sent.get(i)[1], "intended time = start + sequence * 1e9 / rate");
+        }
+    }
+
+    @Test
+    void prefaultLeavesTheQueueContentAlone() {
+        Path queue = dir.resolve("q");
+        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(SEGMENT);
+        try (MessageSender sender = MessageKind.TC.sender(queue, options);
+             MessageReceiver receiver = MessageKind.TC.receiver(queue, options)) {
+            sender.send(0, 5);
+            QueuePrefault.prefault(queue, Long.MAX_VALUE); // clamped to the file size
+            sender.send(1, 6);
+            for (long s = 0; s < 2; s++) {
+                assertTrue(receiver.poll());
+                receiver.verify(s);
+                assertEquals(5 + s, receiver.intendedNanos());
+            }
+        }
+        assertEquals(8192 + 2 * 200, QueuePrefault.bytesNeeded(new RunPlan(MessageKind.TC, 1, 1, 1, 1, WaitStrategy.PARK, SEGMENT)));
     }
 
     @Test
