@@ -172,6 +172,9 @@ final class LatencyCommand {
                         + String.format(Locale.ROOT, "%,d", result.rate()) + " msg/s", result));
             }
             printRatio(results, out);
+            for (LatencyResult result : results) {
+                backlogNote(result).ifPresent(out::println);
+            }
             if (json != null) {
                 LatencyJson.write(json, results);
                 Path svg = chartFile(json);
@@ -207,6 +210,22 @@ final class LatencyCommand {
                         ReportTable.micros(Math.round(base.medianP50())), other.medianP50() / base.medianP50());
             }
         }
+    }
+
+    /**
+     * A warning when a kind's median latency is over 100 send intervals: its messages waited in the queue, so the
+     * figures measure a backlog (a consumer slower than the rate, or threads off their CPUs), not one message's trip.
+     */
+    static java.util.Optional<String> backlogNote(LatencyResult result) {
+        double intervalNanos = 1e9 / result.rate();
+        if (result.medianP50() <= 100 * intervalNanos) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(Locale.ROOT, "note: %s: the median latency (%s us) is over 100 send "
+                        + "intervals (%s us): messages waited in the queue, because the consumer could not keep up with "
+                        + "%,d msg/s or the threads were not on a CPU (a loaded machine); see docs/latency.md",
+                result.kind().cliName(), ReportTable.micros(Math.round(result.medianP50())),
+                ReportTable.micros(Math.round(intervalNanos)), result.rate()));
     }
 
     /** FILE.json -> FILE.svg; any other name gets ".svg" appended. */

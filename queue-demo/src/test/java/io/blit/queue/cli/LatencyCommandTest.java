@@ -106,6 +106,20 @@ class LatencyCommandTest {
     }
 
     @Test
+    void warnsWhenTheMedianIsABacklog() {
+        org.HdrHistogram.Histogram fast = io.blit.queue.latency.ReceiveLoop.newHistogram();
+        fast.recordValue(300);
+        org.HdrHistogram.Histogram slow = io.blit.queue.latency.ReceiveLoop.newHistogram();
+        slow.recordValue(2_000_000);
+        assertTrue(LatencyCommand.backlogNote(new io.blit.queue.latency.LatencyResult(MessageKind.TC, "thread", 100_000,
+                List.of(fast))).isEmpty());
+        String note = LatencyCommand.backlogNote(new io.blit.queue.latency.LatencyResult(MessageKind.NORMAL, "thread",
+                100_000, List.of(slow))).orElseThrow();
+        assertTrue(note.startsWith("note: normal: the median latency (2001 us) is over 100 send intervals (10.0 us)"),
+                note);
+    }
+
+    @Test
     void produceAndCheckBookUpdates() {
         String dir = tmp.resolve("book").toString();
         Result produced = run("produce", "--type", "book", "--dir", dir, "--count", "500");
