@@ -10,21 +10,21 @@ public enum WaitStrategy {
     /** {@link Thread#onSpinWait()}: lowest latency, burns a core. */
     BUSY_SPIN {
         @Override
-        void idle(int attempt) {
+        public void idle(int attempt) {
             Thread.onSpinWait();
         }
     },
     /** {@link Thread#yield()}: gives the core to other runnable threads between polls. */
     YIELD {
         @Override
-        void idle(int attempt) {
+        public void idle(int attempt) {
             Thread.yield();
         }
     },
     /** Spins briefly, then parks with exponential back-off from 1 µs up to 1 ms. */
     PARK {
         @Override
-        void idle(int attempt) {
+        public void idle(int attempt) {
             if (attempt < 100) {
                 Thread.onSpinWait();
             } else {
@@ -33,6 +33,10 @@ public enum WaitStrategy {
         }
     };
 
-    /** Waits once; {@code attempt} counts the consecutive empty polls so far, from 0. */
-    abstract void idle(int attempt);
+    /**
+     * Waits once; {@code attempt} counts the consecutive empty polls so far, from 0. Public so that a caller with
+     * its own poll loop (the latency harness polls raw payloads, which {@link Tailer#next} does not cover) waits
+     * the same way.
+     */
+    public abstract void idle(int attempt);
 }

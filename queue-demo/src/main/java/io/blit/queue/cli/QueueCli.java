@@ -4,6 +4,7 @@ import io.blit.layout.FieldDescriptor;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.IndexedFiller;
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.MarketData;
 import io.blit.queue.QueueCorruptedException;
@@ -33,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The queue command-line tool: {@code produce}, {@code tail}, {@code dump}, {@code check} (and the
- * placeholders {@code demo}, {@code bench}). Runs in-process through {@link #run}, which returns the exit
+ * latency harness's {@code demo} and {@code bench}, see {@link LatencyCommand}). Runs in-process through {@link #run}, which returns the exit
  * code: {@value #OK} ok, {@value #CHECK_FAILED} check failed, {@value #USAGE} usage error or bad input
  * (missing directory, corrupt or foreign files), each reported in one line on the error stream.
  *
@@ -44,6 +45,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class QueueCli {
     public static final int OK = 0;
+    /** Exit code of a failed check, or of a latency run that failed (a child died, a message arrived wrong). */
     public static final int CHECK_FAILED = 1;
     public static final int USAGE = 2;
 
@@ -51,18 +53,19 @@ public final class QueueCli {
             Usage: queue-demo <command> [options]     (java -jar queue-demo.jar <command> --help for details)
 
             Commands:
-              produce  --dir D --count N [--rate R]                  append MarketData messages numbered by index
+              produce  --dir D --count N [--rate R] [--type T]       append MarketData (or BookUpdate) messages numbered by index
               tail     --dir D [--from start|end|INDEX] [--count N] [--follow]   print messages
               dump     --dir D                                      print every record using only the stored layout
-              check    --dir D                                      verify a queue written by produce
-              demo                                                  (comes with issue 5)
-              bench                                                 (comes with issue 5)
+              check    --dir D [--type T]                           verify a queue written by produce
+              demo                                                  end-to-end latency: BookUpdate as trivially copyable
+                                                                    vs normal objects, producer and consumer processes
+              bench    [--kind K] [--mode M] [--rate R] [--count N] [--runs K] [--json FILE] ...   the latency harness
 
-            Exit codes: 0 ok, 1 check failed, 2 usage error or bad input (missing directory, corrupt files).""";
+            Exit codes: 0 ok, 1 check (or latency run) failed, 2 usage error or bad input (missing directory, corrupt files).""";
 
     private static final Map<String, String> HELP = Map.of(
             "produce", """
-                    Usage: produce --dir D --count N [--rate R]
+                    Usage: produce --dir D --count N [--rate R] [--type marketdata|book]
 
                     Appends N MarketData messages to the queue in directory D (created if absent). Message n
                     has securityId = n, time = System.nanoTime(), and double field i (0..15 in declaration
@@ -72,7 +75,11 @@ public final class QueueCli {
 
                       --dir D     queue directory
                       --count N   messages to append (N >= 0)
-                      --rate R    messages per second; 0 (default) = as fast as possible""",
+                      --rate R    messages per second; 0 (default) = as fast as possible
+                      --type T    marketdata (default) or book: BookUpdate messages, where message n has
+                                  symbol EURUSD, exchange XLON (packed in longs), sequence = n,
+                                  sendTimeNanos = System.nanoTime(), and level field k (0..19: bid prices,
+                                  bid quantities, ask prices, ask quantities, 5 each) = n + k/32.0""",
             "tail", """
                     Usage: tail --dir D [--from start|end|INDEX] [--count N] [--follow]
 
@@ -98,21 +105,17 @@ public final class QueueCli {
                     of abandoned records, nor a record whose header is invalid: such a header stops the dump
                     with an error naming the file and byte offset (exit 2).""",
             "check", """
-                    Usage: check --dir D
+                    Usage: check --dir D [--type marketdata|book]
 
                     Verifies a queue written by produce (single producer): indices contiguous from 0,
                     securityId == index and every double field = index + i/16.0 for every message. Prints
                     "N records ok" (exit 0) or the first bad record (exit 1). A queue that cannot be read
                     (missing directory, corrupt file header or record header, another message class) is
-                    reported in one line naming the file (exit 2).""",
-            "demo", """
-                    Usage: demo
-
-                    Placeholder: the demo command comes with issue 5.""",
-            "bench", """
-                    Usage: bench
-
-                    Placeholder: the bench command comes with issue 5.""");
+                    reported in one line naming the file (exit 2). With --type book the queue must hold
+                    BookUpdate messages, checked for sequence == index and the content produce --type book
+                    gives message n (produce --help).""",
+            "demo", LatencyCommand.DEMO_HELP,
+            "bench", LatencyCommand.BENCH_HELP);
 
     private QueueCli() {
     }
@@ -156,10 +159,8 @@ public final class QueueCli {
                 case "tail" -> tail(options, out);
                 case "dump" -> dump(options, out);
                 case "check" -> check(options, out);
-                default -> {
-                    out.println(command + ": comes with issue 5 (not built yet)");
-                    yield OK;
-                }
+                case "bench", "demo" -> LatencyCommand.run(command, options, out, err);
+                default -> throw new IllegalStateException("no handler for command " + command);
             };
         } catch (UsageException e) {
             err.println("error: " + command + ": " + e.getMessage());
@@ -182,6 +183,10 @@ public final class QueueCli {
     // ---------------------------------------------------------------- produce
 
     private static int produce(Options options, PrintStream out, PrintStream err) {
+        return produce(MessageType.parse(options.value("--type", "marketdata")), options, out, err);
+    }
+
+    private static <T> int produce(MessageType<T> type, Options options, PrintStream out, PrintStream err) {
         Path dir = options.dir();
         long count = options.longValue("--count", -1);
         if (count < 0) {
@@ -194,19 +199,21 @@ public final class QueueCli {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new BadInputException("not a directory: " + dir);
         }
-        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
+        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type())) {
             long firstIndex = -1;
             long lastIndex = -1;
-            MarketData md = new MarketData();
+            T message = type.factory().get();
+            MessageType.Filler<T> filler = type.filler();
+            // Filled once the index is claimed: exact even with concurrent producers.
+            IndexedFiller<T> byIndex = (m, n) -> filler.fill(m, n, System.nanoTime());
             long start = System.nanoTime();
             double intervalNanos = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) / rate;
-            try (Appender<MarketData> appender = queue.appender()) {
+            try (Appender<T> appender = queue.appender()) {
                 for (long k = 0; k < count; k++) {
                     if (rate > 0) {
                         pace(start + (long) (k * intervalNanos));
                     }
-                    // Filled once the index is claimed: exact even with concurrent producers.
-                    long index = appender.append(md, (m, n) -> m.fillFor(n, System.nanoTime()));
+                    long index = appender.append(message, byIndex);
                     if (firstIndex < 0) {
                         firstIndex = index;
                     }
@@ -246,7 +253,7 @@ public final class QueueCli {
         boolean follow = options.has("--follow");
         String from = options.value("--from", "start");
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
-            Field[] fields = fieldsInLayoutOrder(queue.descriptor());
+            Field[] fields = fieldsInLayoutOrder(MarketData.class, queue.descriptor());
             Tailer<MarketData> tailer = switch (from) {
                 case "start" -> queue.tailer();
                 case "end" -> queue.tailerFromEnd();
@@ -291,13 +298,13 @@ public final class QueueCli {
         }
     }
 
-    private static Field[] fieldsInLayoutOrder(LayoutDescriptor descriptor) {
+    private static Field[] fieldsInLayoutOrder(Class<?> type, LayoutDescriptor descriptor) {
         List<Field> fields = new ArrayList<>();
         for (FieldDescriptor fd : descriptor.fields()) {
             try {
-                fields.add(MarketData.class.getField(fd.name()));
+                fields.add(type.getField(fd.name()));
             } catch (NoSuchFieldException e) {
-                throw new IllegalStateException("MarketData has no public field " + fd.name(), e);
+                throw new IllegalStateException(type.getSimpleName() + " has no public field " + fd.name(), e);
             }
         }
         return fields.toArray(Field[]::new);
@@ -401,10 +408,14 @@ public final class QueueCli {
     // ---------------------------------------------------------------- check
 
     private static int check(Options options, PrintStream out) {
+        return check(MessageType.parse(options.value("--type", "marketdata")), options, out);
+    }
+
+    private static <T> int check(MessageType<T> type, Options options, PrintStream out) {
         Path dir = existingQueue(options.dir());
-        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class);
-             Tailer<MarketData> tailer = queue.tailer()) {
-            MarketData md = new MarketData();
+        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type());
+             Tailer<T> tailer = queue.tailer()) {
+            T md = type.factory().get();
             long expected = 0;
             if (tailer.index() != 0) {
                 out.println("check failed: the queue starts at index " + tailer.index() + ", not 0");
@@ -417,14 +428,15 @@ public final class QueueCli {
                             + " are missing (abandoned records) before index " + index);
                     return CHECK_FAILED;
                 }
-                if (md.securityId != index) {
-                    out.println("check failed: record " + index + " has securityId=" + md.securityId
+                long number = type.checker().number(md);
+                if (number != index) {
+                    out.println("check failed: record " + index + " has " + type.numberField() + "=" + number
                             + " (expected " + index + ")");
                     return CHECK_FAILED;
                 }
-                if (!md.isConsistentFor(index)) {
+                if (!type.checker().consistentFor(md, index)) {
                     StringBuilder line = new StringBuilder("check failed: record " + index + " has inconsistent fields:");
-                    for (Field field : fieldsInLayoutOrder(queue.descriptor())) {
+                    for (Field field : fieldsInLayoutOrder(type.type(), queue.descriptor())) {
                         line.append(' ').append(field.getName()).append('=').append(get(field, md));
                     }
                     out.println(line);
@@ -492,15 +504,16 @@ public final class QueueCli {
     }
 
     /** The parsed options of one command: {@code --name value}, {@code --name=value} or a flag. */
-    private static final class Options {
+    static final class Options {
         private static final Map<String, Set<String>> VALUED = Map.of(
-                "produce", Set.of("--dir", "--count", "--rate"),
+                "produce", Set.of("--dir", "--count", "--rate", "--type"),
                 "tail", Set.of("--dir", "--from", "--count"),
                 "dump", Set.of("--dir"),
-                "check", Set.of("--dir"),
-                "demo", Set.of(),
-                "bench", Set.of());
-        private static final Map<String, Set<String>> FLAGS = Map.of("tail", Set.of("--follow"));
+                "check", Set.of("--dir", "--type"),
+                "demo", Set.copyOf(LatencyCommand.VALUED),
+                "bench", Set.copyOf(LatencyCommand.VALUED));
+        private static final Map<String, Set<String>> FLAGS = Map.of("tail", Set.of("--follow"),
+                "demo", Set.copyOf(LatencyCommand.FLAGS), "bench", Set.copyOf(LatencyCommand.FLAGS));
 
         private final Map<String, String> values = new HashMap<>();
         private boolean help;

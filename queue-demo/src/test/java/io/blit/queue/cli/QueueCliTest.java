@@ -256,13 +256,4 @@ class QueueCliTest {
             assertTrue(help.out().contains("  " + command + " "), command);
         }
     }
-
-    @Test
-    void demoAndBenchArePlaceholders() {
-        for (String command : List.of("demo", "bench")) {
-            Result result = run(command);
-            assertEquals(0, result.code());
-            assertTrue(result.out().contains("issue 5"), result.out());
-        }
-    }
 }

@@ -1,0 +1,103 @@
+package io.blit.queue.latency;
+
+import io.blit.core.BlockCopier;
+import io.blit.queue.BlitQueue;
+import io.blit.queue.MarketData;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** The message kinds the latency harness can send, each with its command-line name. */
+public enum MessageKind {
+    /** Trivially copyable {@link BookUpdate}: one Blit block copy each way. */
+    TC("tc", "trivially copyable BookUpdate") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new BookUpdateEndpoints.Sender(dir, options);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new BookUpdateEndpoints.Receiver(dir, options);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return BlockCopier.of(BookUpdate.class).byteSize();
+        }
+    },
+    /** {@link NormalBookUpdate} through ObjectOutputStream / ObjectInputStream as raw payloads. */
+    NORMAL("normal", "normal-object BookUpdate (ObjectOutputStream)") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new SerializedBookEndpoints.Sender(dir, options);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new SerializedBookEndpoints.Receiver(dir, options);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return SerializedBookEndpoints.serialisedSize(sequence);
+        }
+    },
+    /** The reference {@link io.blit.queue.MarketData}, trivially copyable. */
+    MARKET_DATA("md", "trivially copyable MarketData") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new MarketDataEndpoints.Sender(dir, options);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new MarketDataEndpoints.Receiver(dir, options);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return BlockCopier.of(MarketData.class).byteSize();
+        }
+    };
+
+    private final String cliName;
+    private final String description;
+
+    MessageKind(String cliName, String description) {
+        this.cliName = cliName;
+        this.description = description;
+    }
+
+    /** The name on the command line and in the JSON: {@code tc}, {@code normal}, {@code md}. */
+    public String cliName() {
+        return cliName;
+    }
+
+    /** A human-readable description for report titles. */
+    public String description() {
+        return description;
+    }
+
+    /** Opens (creating if needed) the queue in {@code dir} and an appender on it. */
+    public abstract MessageSender sender(Path dir, BlitQueue.Options options);
+
+    /** Opens (creating if needed) the queue in {@code dir} and a tailer at its start. */
+    public abstract MessageReceiver receiver(Path dir, BlitQueue.Options options);
+
+    /** The payload size of message {@code sequence} (for the serialised kind, measured by serialising it). */
+    public abstract long payloadBytes(long sequence);
+
+    /**
+     * @throws IllegalArgumentException naming the valid names if {@code name} is none of them
+     */
+    public static MessageKind parse(String name) {
+        for (MessageKind kind : values()) {
+            if (kind.cliName.equals(name)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown message kind '" + name + "' (expected one of "
+                + Arrays.stream(values()).map(MessageKind::cliName).collect(Collectors.joining(", ")) + ")");
+    }
+}
