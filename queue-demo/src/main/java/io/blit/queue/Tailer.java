@@ -163,14 +163,19 @@ public final class Tailer<T> implements AutoCloseable {
      */
     public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
         Objects.requireNonNull(strategy, "strategy");
+        if (readNext(into)) {
+            return true; // the common case of a busy queue: no clock read
+        }
         long start = System.nanoTime();
-        for (int attempt = 0; !readNext(into); attempt++) {
+        for (int attempt = 0; ; attempt++) {
             if (System.nanoTime() - start >= timeoutNanos) {
                 return false;
             }
             strategy.idle(attempt);
+            if (readNext(into)) {
+                return true;
+            }
         }
-        return true;
     }
 
     /** The index of the next message this tailer will return. */

@@ -4,14 +4,18 @@ import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.MarketData;
 import io.blit.queue.Tailer;
+import io.blit.queue.WaitStrategy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -24,26 +28,34 @@ import java.util.stream.Stream;
  *   <li><b>append</b>: one thread appends {@code --messages} messages; the time is from the first append to the
  *       return of the last.</li>
  *   <li><b>append+tail</b>: the same appender, and one tailer thread started first that reads every message with
- *       {@link Tailer#readNext} (spinning with {@link Thread#onSpinWait()} when none is ready) and checks that message
+ *       {@link Tailer#next} with the {@code --wait} strategy ({@link WaitStrategy#BACK_OFF} unless told) and checks that message
  *       {@code n} has {@code securityId == n}; the time is from the first append until the tailer has read the
  *       last message. The tailer's lag when the appender finished is printed too.</li>
  * </ul>
+ * Beside the wall-clock rate each line gives the CPU time per message of the appender thread (and of the tailer
+ * thread): on a shared machine the wall clock also counts the time other processes held the cores, the CPU time
+ * does not (it still counts the page faults, which the kernel handles in the faulting thread).
  * A JIT warm-up run of each kind (a tenth of the messages, at least 1 M) precedes the measured runs; the median of
  * the measured runs is printed last. Run it with a JDK 25 {@code java} (see {@code benchmarks/README.md}):
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
  *     io.blit.benchmarks.queue.QueueThroughput [--messages N] [--runs R] [--segment-size BYTES] [--dir DIR]
- *     [--mode both|append|tail]
+ *     [--mode both|append|tail] [--wait back-off|busy-spin|yield|park]
  * </pre>
  */
 public final class QueueThroughput {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** A tailer that sees no message for this long fails the run (the appender died). */
+    private static final long TAILER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
     private final long messages;
     private final int runs;
     private final long segmentSize;
     private final Path parent;
     private final String mode;
+    private final WaitStrategy wait;
 
-    private QueueThroughput(long messages, int runs, long segmentSize, Path parent, String mode) {
+    private QueueThroughput(long messages, int runs, long segmentSize, Path parent, String mode, WaitStrategy wait) {
+        this.wait = wait;
         this.messages = messages;
         this.runs = runs;
         this.segmentSize = segmentSize;
@@ -57,6 +69,7 @@ public final class QueueThroughput {
         long segmentSize = BlitQueue.DEFAULT_SEGMENT_SIZE;
         Path parent = Path.of(System.getProperty("java.io.tmpdir"));
         String mode = "both";
+        WaitStrategy wait = WaitStrategy.BACK_OFF;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -65,21 +78,22 @@ public final class QueueThroughput {
                 case "--segment-size" -> segmentSize = parseSize(require(args[i], value));
                 case "--dir" -> parent = Path.of(require(args[i], value));
                 case "--mode" -> mode = require(args[i], value);
+                case "--wait" -> wait = WaitStrategy.valueOf(require(args[i], value).toUpperCase(Locale.ROOT).replace('-', '_'));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (options: --messages N, --runs R, --segment-size BYTES[k|m|g], --dir DIR,"
-                        + " --mode both|append|tail)");
+                        + " --mode both|append|tail, --wait back-off|busy-spin|yield|park)");
             }
             i++;
         }
         if (!List.of("both", "append", "tail").contains(mode)) {
             throw new IllegalArgumentException("--mode must be both, append or tail, not " + mode);
         }
-        new QueueThroughput(messages, runs, segmentSize, parent, mode).run();
+        new QueueThroughput(messages, runs, segmentSize, parent, mode, wait).run();
     }
 
     private void run() throws Exception {
         System.out.printf(Locale.ROOT, "queue throughput: %,d MarketData (152-byte records), segment %,d bytes, "
-                + "dir %s, %d run(s), JDK %s, %d CPUs%n", messages, segmentSize, parent, runs,
+                + "dir %s, %d run(s), tailer waits %s, JDK %s, %d CPUs%n", messages, segmentSize, parent, runs, wait,
                 Runtime.version(), Runtime.getRuntime().availableProcessors());
         long warmup = Math.max(1_000_000, messages / 10);
         List<Double> appendOnly = new ArrayList<>();
@@ -114,10 +128,12 @@ public final class QueueThroughput {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
                 BlitQueue.Options.defaults().segmentSize(segmentSize))) {
             long nanos;
+            long cpu = THREADS.getCurrentThreadCpuTime();
             try (Appender<MarketData> appender = queue.appender()) {
                 nanos = appendAll(appender, n);
             }
-            return report(label, n, nanos, -1);
+            cpu = THREADS.getCurrentThreadCpuTime() - cpu;
+            return report(label, n, nanos, cpu, -1, -1);
         } finally {
             deleteTree(dir);
         }
@@ -128,21 +144,23 @@ public final class QueueThroughput {
         Path dir = Files.createTempDirectory(parent, "blit-qperf-");
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
                 BlitQueue.Options.defaults().segmentSize(segmentSize))) {
-            TailerThread reader = new TailerThread(queue.tailer(), n);
+            TailerThread reader = new TailerThread(queue.tailer(), n, wait);
             reader.start();
             long nanos;
             long lagAtEnd;
+            long cpu = THREADS.getCurrentThreadCpuTime();
             try (Appender<MarketData> appender = queue.appender()) {
                 long start = System.nanoTime();
                 appendAll(appender, n);
                 lagAtEnd = n - reader.read;
+                cpu = THREADS.getCurrentThreadCpuTime() - cpu;
                 reader.join();
                 if (reader.failure != null) {
                     throw new IllegalStateException("tailer failed after " + reader.read + " messages", reader.failure);
                 }
                 nanos = reader.finishedAt - start;
             }
-            return report(label, n, nanos, lagAtEnd);
+            return report(label, n, nanos, cpu, reader.cpu, lagAtEnd);
         } finally {
             deleteTree(dir);
         }
@@ -159,11 +177,12 @@ public final class QueueThroughput {
         return System.nanoTime() - start;
     }
 
-    private static double report(String label, long n, long nanos, long lagAtEnd) {
+    private static double report(String label, long n, long nanos, long appenderCpu, long tailerCpu, long lagAtEnd) {
         double mps = n * 1e3 / nanos;
-        System.out.printf(Locale.ROOT, "%-24s %,13d msgs in %8.1f ms: %6.2f M msg/s (%5.1f ns/msg)%s%n", label, n,
-                nanos / 1e6, mps, nanos / (double) n, lagAtEnd < 0 ? "" : String.format(Locale.ROOT,
-                        ", tailer %,d behind when the appender finished", lagAtEnd));
+        System.out.printf(Locale.ROOT, "%-20s %,11d msgs in %7.1f ms: %6.2f M msg/s (%5.1f ns/msg; CPU/msg appender"
+                + " %5.1f ns%s)%n", label, n, nanos / 1e6, mps, nanos / (double) n, appenderCpu / (double) n,
+                lagAtEnd < 0 ? "" : String.format(Locale.ROOT, ", tailer %5.1f ns; tailer %,d behind at the last append",
+                        tailerCpu / (double) n, lagAtEnd));
         return mps;
     }
 
@@ -200,14 +219,17 @@ public final class QueueThroughput {
     private static final class TailerThread extends Thread {
         private final Tailer<MarketData> tailer;
         private final long n;
+        private final WaitStrategy wait;
         volatile long read;
         volatile long finishedAt;
+        volatile long cpu;
         volatile Throwable failure;
 
-        TailerThread(Tailer<MarketData> tailer, long n) {
+        TailerThread(Tailer<MarketData> tailer, long n, WaitStrategy wait) {
             super("qperf-tailer");
             this.tailer = tailer;
             this.n = n;
+            this.wait = wait;
             setDaemon(true);
         }
 
@@ -215,21 +237,22 @@ public final class QueueThroughput {
         public void run() {
             MarketData into = new MarketData();
             long count = 0;
+            long cpuAtStart = THREADS.getCurrentThreadCpuTime();
             try (tailer) {
                 while (count < n) {
-                    if (tailer.readNext(into)) {
-                        if (into.securityId != count) {
-                            throw new IllegalStateException("message " + count + " has securityId " + into.securityId);
-                        }
-                        count++;
-                        if ((count & 0x3FF) == 0) {
-                            read = count;
-                        }
-                    } else {
-                        Thread.onSpinWait();
+                    if (!tailer.next(into, wait, TAILER_TIMEOUT_NANOS)) {
+                        throw new IllegalStateException("no message " + count + " within 60 s");
+                    }
+                    if (into.securityId != count) {
+                        throw new IllegalStateException("message " + count + " has securityId " + into.securityId);
+                    }
+                    count++;
+                    if ((count & 0x3FF) == 0) {
+                        read = count;
                     }
                 }
                 finishedAt = System.nanoTime();
+                cpu = THREADS.getCurrentThreadCpuTime() - cpuAtStart;
             } catch (Throwable t) {
                 failure = t;
             } finally {
