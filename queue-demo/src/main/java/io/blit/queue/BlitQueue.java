@@ -7,6 +7,7 @@ import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.SegmentPreparer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -59,6 +60,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final long segmentSize;
     private final long abandonGraceNanos;
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
+    private final SegmentPreparer preparer;
     private boolean closed;
 
     /** Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}. */
@@ -121,6 +123,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         if (descriptor != null && maxPayload() < descriptor.length()) {
             throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
         }
+        this.preparer = new SegmentPreparer(dir, segmentSize, descriptor);
     }
 
     /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
@@ -199,6 +202,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        preparer.close();
         List<RuntimeException> failures = new ArrayList<>();
         for (AutoCloseable cursor : List.copyOf(cursors)) {
             try {
@@ -244,9 +248,18 @@ public final class BlitQueue<T> implements AutoCloseable {
         return segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH;
     }
 
-    /** Validated header of the file of {@code firstIndex}, creating it if absent (rolling). */
+    /**
+     * Validated header of the file of {@code firstIndex}, creating it if absent (rolling): published from the
+     * background preparation if {@link #prepareFile} asked for it, else created here.
+     */
     SegmentHeader.Info fileForAppend(long firstIndex) {
+        preparer.publishIfPrepared(firstIndex);
         return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, descriptor));
+    }
+
+    /** Starts preparing the file of {@code firstIndex} in the background (see {@link SegmentPreparer}). */
+    void prepareFile(long firstIndex) {
+        preparer.request(firstIndex);
     }
 
     /** Validated header of the existing file of {@code firstIndex}. */
