@@ -8,7 +8,6 @@ import io.blit.queue.WaitStrategy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,9 +31,10 @@ import java.util.stream.Stream;
  *       {@code n} has {@code securityId == n}; the time is from the first append until the tailer has read the
  *       last message. The tailer's lag when the appender finished is printed too.</li>
  * </ul>
- * Beside the wall-clock rate each line gives the CPU time per message of the appender thread (and of the tailer
- * thread): on a shared machine the wall clock also counts the time other processes held the cores, the CPU time
- * does not (it still counts the page faults, which the kernel handles in the faulting thread).
+ * Beside the wall-clock rate each line gives the CPU time and the heap allocation per message of the appender thread
+ * (and of the tailer thread): on a shared machine the wall clock also counts the time other processes held the cores,
+ * the CPU time does not (it still counts the page faults, which the kernel handles in the faulting thread). The
+ * allocation shows that the hot paths allocate nothing: what remains is the rolls to new files, amortised.
  * A JIT warm-up run of each kind (a tenth of the messages, at least 1 M) precedes the measured runs; the median of
  * the measured runs is printed last. Run it with a JDK 25 {@code java} (see {@code benchmarks/README.md}):
  * <pre>
@@ -44,7 +44,8 @@ import java.util.stream.Stream;
  * </pre>
  */
 public final class QueueThroughput {
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     /** A tailer that sees no message for this long fails the run (the appender died). */
     private static final long TAILER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
     private final long messages;
@@ -129,11 +130,13 @@ public final class QueueThroughput {
                 BlitQueue.Options.defaults().segmentSize(segmentSize))) {
             long nanos;
             long cpu = THREADS.getCurrentThreadCpuTime();
+            long allocated = THREADS.getCurrentThreadAllocatedBytes();
             try (Appender<MarketData> appender = queue.appender()) {
                 nanos = appendAll(appender, n);
             }
             cpu = THREADS.getCurrentThreadCpuTime() - cpu;
-            return report(label, n, nanos, cpu, -1, -1);
+            allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
+            return report(label, n, nanos, cpu, allocated, null);
         } finally {
             deleteTree(dir);
         }
@@ -149,18 +152,21 @@ public final class QueueThroughput {
             long nanos;
             long lagAtEnd;
             long cpu = THREADS.getCurrentThreadCpuTime();
+            long allocated = THREADS.getCurrentThreadAllocatedBytes();
             try (Appender<MarketData> appender = queue.appender()) {
                 long start = System.nanoTime();
                 appendAll(appender, n);
                 lagAtEnd = n - reader.read;
                 cpu = THREADS.getCurrentThreadCpuTime() - cpu;
+                allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
                 reader.join();
                 if (reader.failure != null) {
                     throw new IllegalStateException("tailer failed after " + reader.read + " messages", reader.failure);
                 }
                 nanos = reader.finishedAt - start;
             }
-            return report(label, n, nanos, cpu, reader.cpu, lagAtEnd);
+            reader.lagAtEnd = lagAtEnd;
+            return report(label, n, nanos, cpu, allocated, reader);
         } finally {
             deleteTree(dir);
         }
@@ -177,12 +183,14 @@ public final class QueueThroughput {
         return System.nanoTime() - start;
     }
 
-    private static double report(String label, long n, long nanos, long appenderCpu, long tailerCpu, long lagAtEnd) {
+    private static double report(String label, long n, long nanos, long appenderCpu, long appenderAllocated,
+                                 TailerThread tailer) {
         double mps = n * 1e3 / nanos;
-        System.out.printf(Locale.ROOT, "%-20s %,11d msgs in %7.1f ms: %6.2f M msg/s (%5.1f ns/msg; CPU/msg appender"
-                + " %5.1f ns%s)%n", label, n, nanos / 1e6, mps, nanos / (double) n, appenderCpu / (double) n,
-                lagAtEnd < 0 ? "" : String.format(Locale.ROOT, ", tailer %5.1f ns; tailer %,d behind at the last append",
-                        tailerCpu / (double) n, lagAtEnd));
+        System.out.printf(Locale.ROOT, "%-20s %,11d msgs in %7.1f ms: %6.2f M msg/s (%5.1f ns/msg) | appender CPU"
+                + " %5.1f ns/msg, %.3f B/msg allocated%s%n", label, n, nanos / 1e6, mps, nanos / (double) n,
+                appenderCpu / (double) n, appenderAllocated / (double) n, tailer == null ? ""
+                        : String.format(Locale.ROOT, " | tailer CPU %5.1f ns/msg, %.3f B/msg, %,d behind at the last append",
+                        tailer.cpu / (double) n, tailer.allocated / (double) n, tailer.lagAtEnd));
         return mps;
     }
 
@@ -223,6 +231,8 @@ public final class QueueThroughput {
         volatile long read;
         volatile long finishedAt;
         volatile long cpu;
+        volatile long allocated;
+        long lagAtEnd;
         volatile Throwable failure;
 
         TailerThread(Tailer<MarketData> tailer, long n, WaitStrategy wait) {
@@ -238,6 +248,7 @@ public final class QueueThroughput {
             MarketData into = new MarketData();
             long count = 0;
             long cpuAtStart = THREADS.getCurrentThreadCpuTime();
+            long allocatedAtStart = THREADS.getCurrentThreadAllocatedBytes();
             try (tailer) {
                 while (count < n) {
                     if (!tailer.next(into, wait, TAILER_TIMEOUT_NANOS)) {
@@ -253,6 +264,7 @@ public final class QueueThroughput {
                 }
                 finishedAt = System.nanoTime();
                 cpu = THREADS.getCurrentThreadCpuTime() - cpuAtStart;
+                allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedAtStart;
             } catch (Throwable t) {
                 failure = t;
             } finally {
