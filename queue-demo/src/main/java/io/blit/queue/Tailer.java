@@ -8,6 +8,7 @@ import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -41,6 +42,8 @@ public final class Tailer<T> implements AutoCloseable {
     private long index;
     private MappedSegment file;
     private long watchedWord;
+    private Path nextFile;
+    private long nextFileIndex = -1;
     private long watchedIndex = -1;
     private long watchedSince;
     private boolean closed;
@@ -235,7 +238,12 @@ public final class Tailer<T> implements AutoCloseable {
 
     /** Moves to the file that starts at {@link #index}, if it exists yet. */
     private boolean roll() {
-        if (!Files.exists(SegmentFiles.path(queue.directory(), index))) {
+        if (nextFileIndex != index) {
+            // A tailer that has caught up polls here until an appender publishes the next file: name it once
+            nextFile = SegmentFiles.path(queue.directory(), index);
+            nextFileIndex = index;
+        }
+        if (!Files.exists(nextFile)) {
             return false;
         }
         MappedSegment next = new MappedSegment(queue.file(index));

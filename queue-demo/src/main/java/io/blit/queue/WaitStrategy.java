@@ -28,16 +28,17 @@ public enum WaitStrategy {
         }
     },
     /**
-     * Throughput: after the {@code k}-th consecutive empty poll, spins {@code 2^k} times {@link Thread#onSpinWait()}
-     * (up to 256, about 10 µs on current x86) before polling again, and from the 32nd on also yields the core
-     * ({@link Thread#yield()}) to other runnable threads (the appender, on a machine with few cores). A busy appender
-     * is then disturbed once per batch of messages rather than once per message; the first message after a pause
-     * is seen up to one back-off step late.
+     * Throughput: after the {@code k}-th consecutive empty poll (from 0), spins {@code 2^(k+4)} times
+     * {@link Thread#onSpinWait()} (16 to 256; one is some 10-100 ns on current x86, so about 1 µs at first, up to
+     * 10-20 µs) before polling again, and from the 32nd on also yields the core ({@link Thread#yield()}) to other
+     * runnable threads (the appender, on a machine with few cores). Even the first wait lets a busy appender write
+     * several messages, so the tailer takes the cache line of the record being written about once per batch rather
+     * than once per message; the price is latency: a message can be seen up to one back-off step late.
      */
     BACK_OFF {
         @Override
         void idle(int attempt) {
-            int spins = 1 << Math.min(attempt, MAX_BACK_OFF_SHIFT);
+            int spins = 1 << Math.min(attempt + MIN_BACK_OFF_SHIFT, MAX_BACK_OFF_SHIFT);
             for (int i = 0; i < spins; i++) {
                 Thread.onSpinWait();
             }
@@ -58,6 +59,7 @@ public enum WaitStrategy {
         }
     };
 
+    private static final int MIN_BACK_OFF_SHIFT = 4;
     private static final int MAX_BACK_OFF_SHIFT = 8;
     private static final int YIELD_AFTER = 32;
 
