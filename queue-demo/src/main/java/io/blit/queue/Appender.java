@@ -24,6 +24,9 @@ import java.util.Objects;
  *       written with plain stores, and it is published by a release store of the COMMITTED word, which tailers
  *       load with acquire. A message is visible in full or not at all.</li>
  *   <li><b>Allocation.</b> {@code append} allocates nothing except when it rolls to the next file.</li>
+ *   <li><b>Rolling.</b> In a queue of a message class (every record the same length), moving into a file starts the
+ *       background preparation of the next one (created complete and zero-filled under a temporary name, published
+ *       when an appender rolls to it), so that a roll and the first writes to the new file's pages stay cheap.</li>
  *   <li><b>Failures.</b> If the copy fails after the claim, the claim is marked ABANDONED before the
  *       exception propagates, so tailers skip the index instead of waiting for it.</li>
  * </ul>
@@ -205,6 +208,14 @@ public final class Appender<T> implements AutoCloseable {
     private void moveTo(SegmentHeader.Info info) {
         file = new MappedSegment(info);
         cursor.moveTo(SegmentHeader.RECORDS_START, 0);
+        int fixed = queue.fixedPayloadLength();
+        if (fixed >= 0) {
+            // Every record of the queue has this length, so the file holds exactly this many records and the next
+            // one's name (its first index) is known now: have it created and its pages brought into the page cache
+            // in the background while this file fills (the roll then only links and maps it).
+            long capacity = (info.segmentSize() - SegmentHeader.RECORDS_START) / RecordHeader.recordLength(fixed);
+            queue.prepareFile(info.firstIndex() + capacity);
+        }
     }
 
     private void ensureOpen() {

@@ -11,6 +11,7 @@ import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.SegmentPreparer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -79,6 +80,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final Map<LayoutDescriptor, BlockReader<T>> readers = new ConcurrentHashMap<>();
     private final RetentionPolicy retention;
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
+    private final SegmentPreparer preparer;
     private boolean closed;
 
     /**
@@ -182,6 +184,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         if (descriptor != null && maxPayload() < descriptor.length()) {
             throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
         }
+        this.preparer = new SegmentPreparer(dir, segmentSize, descriptor);
     }
 
     /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
@@ -303,6 +306,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        preparer.close();
         List<RuntimeException> failures = new ArrayList<>();
         for (AutoCloseable cursor : List.copyOf(cursors)) {
             try {
@@ -348,8 +352,12 @@ public final class BlitQueue<T> implements AutoCloseable {
         return segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH;
     }
 
-    /** Validated header of the file of {@code firstIndex}, creating it if absent (rolling); its layout must be ours. */
+    /**
+     * Validated header of the file of {@code firstIndex}, creating it if absent (rolling): published from the
+     * background preparation if {@link #prepareFile} asked for it, else created here. Its layout must be ours.
+     */
     SegmentHeader.Info fileForAppend(long firstIndex) {
+        preparer.publishIfPrepared(firstIndex);
         return checkWritable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, descriptor)));
     }
 
@@ -362,6 +370,11 @@ public final class BlitQueue<T> implements AutoCloseable {
     BlockReader<T> reader(SegmentHeader.Info info) {
         BlockReader<T> reader = readers.get(info.descriptor());
         return reader != null ? reader : readerOf(info);
+    }
+
+    /** Starts preparing the file of {@code firstIndex} in the background (see {@link SegmentPreparer}). */
+    void prepareFile(long firstIndex) {
+        preparer.request(firstIndex);
     }
 
     /** Validated header of the existing file of {@code firstIndex}. */

@@ -13,6 +13,7 @@ import io.blit.queue.internal.SegmentHeader;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -57,6 +58,8 @@ public final class Tailer<T> implements AutoCloseable {
     private BlockReader<T> reader;
     private MappedSegment readerFile;
     private long watchedWord;
+    private Path nextFile;
+    private long nextFileIndex = -1;
     private long watchedIndex = -1;
     private long watchedSince;
     /** The absent next file last checked for deletion, and when (System.nanoTime), to bound directory listings. */
@@ -221,14 +224,19 @@ public final class Tailer<T> implements AutoCloseable {
      */
     public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
         Objects.requireNonNull(strategy, "strategy");
+        if (readNext(into)) {
+            return true; // the common case of a busy queue: no clock read
+        }
         long start = System.nanoTime();
-        for (int attempt = 0; !readNext(into); attempt++) {
+        for (int attempt = 0; ; attempt++) {
             if (System.nanoTime() - start >= timeoutNanos) {
                 return false;
             }
             strategy.idle(attempt);
+            if (readNext(into)) {
+                return true;
+            }
         }
-        return true;
     }
 
     /** The index of the next message this tailer will return. */
@@ -294,7 +302,12 @@ public final class Tailer<T> implements AutoCloseable {
      *                                  lists the directory), and on every call once it was found deleted
      */
     private boolean roll() {
-        if (!Files.exists(SegmentFiles.path(queue.directory(), index))) {
+        if (nextFileIndex != index) {
+            // A tailer that has caught up polls here until an appender publishes the next file: name it once
+            nextFile = SegmentFiles.path(queue.directory(), index);
+            nextFileIndex = index;
+        }
+        if (!Files.exists(nextFile)) {
             long now = System.nanoTime();
             if (missingFile != index || now - missingCheckedAt >= 1_000_000L) {
                 Retention.failIfDeleted(queue.directory(), index);

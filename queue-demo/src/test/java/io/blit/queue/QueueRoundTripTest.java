@@ -11,6 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -205,5 +206,34 @@ class QueueRoundTripTest {
             bytes[i] = (byte) (seed * 31 + i);
         }
         return bytes;
+    }
+
+    @Test
+    void typedQueueRollsThroughPreparedFilesWithOnlyFinishedFilesVisibleAndNoTemporaryLeft() throws Exception {
+        int perFile = (int) ((SMALL.segmentSize() - io.blit.queue.internal.SegmentHeader.RECORDS_START) / 152);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, SMALL)) {
+            Appender<MarketData> appender = queue.appender();
+            MarketData out = new MarketData();
+            appender.append(out.fillFor(0, 0));
+            assertEquals(1, SegmentFiles.list(dir).length, "the prepared next file is not visible before the roll");
+            Tailer<MarketData> fromEnd = queue.tailerFromEnd();
+            for (long n = 1; n < 3L * perFile + 5; n++) {
+                assertEquals(n, appender.append(out.fillFor(n, n)));
+            }
+            assertArrayEquals(new long[] {0, perFile, 2L * perFile, 3L * perFile}, SegmentFiles.list(dir));
+            MarketData in = new MarketData();
+            assertTrue(fromEnd.readNext(in));
+            assertTrue(in.isConsistentFor(1), "a tailer from the end reads the next message of the current file");
+            Tailer<MarketData> tailer = queue.tailer();
+            for (long n = 0; n < 3L * perFile + 5; n++) {
+                assertTrue(tailer.readNext(in), "message " + n);
+                assertTrue(in.isConsistentFor(n), "message " + n);
+            }
+            assertFalse(tailer.readNext(in));
+        }
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertEquals(List.of(), files.map(p -> p.getFileName().toString()).filter(name -> name.contains(".tmp-")).toList(),
+                    "closing the queue deletes the unpublished preparation");
+        }
     }
 }

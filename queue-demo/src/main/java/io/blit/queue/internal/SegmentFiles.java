@@ -28,6 +28,8 @@ import java.util.stream.Stream;
  */
 public final class SegmentFiles {
     private static final Pattern NAME = Pattern.compile("segment-(\\d{20})\\.blitq");
+    /** Bytes written per call when zero-filling a prepared file. */
+    private static final int ZERO_CHUNK = 1 << 20;
     private static final Pattern TEMPORARY = Pattern.compile("segment-\\d{20}\\.blitq\\.tmp-(\\d+)-\\d+");
 
     private SegmentFiles() {
@@ -100,38 +102,92 @@ public final class SegmentFiles {
      */
     public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize,
                                                     LayoutDescriptor descriptor) {
-        Path file = path(dir, firstIndex);
-        if (!Files.exists(file)) {
-            long pid = ProcessHandle.current().pid();
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + pid + "-" + Thread.currentThread().threadId());
-            byte[] header = SegmentHeader.encode(segmentSize, firstIndex,
-                    System.currentTimeMillis() * 1_000_000L, pid, descriptor);
-            try {
-                try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE, StandardOpenOption.READ)) {
-                    ByteBuffer bytes = ByteBuffer.wrap(header);
-                    while (bytes.hasRemaining()) {
-                        channel.write(bytes, bytes.position());
-                    }
-                    channel.write(ByteBuffer.allocate(1), segmentSize - 1); // sparse extension to full size
-                    channel.force(true);
-                }
-                try {
-                    Files.createLink(file, tmp);
-                } catch (FileAlreadyExistsException lostRace) {
-                    // another creator published first; use its file
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot create queue file " + file, e);
-            } finally {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // a leftover temporary is ignored by list() and harmless
-                }
-            }
+        if (!Files.exists(path(dir, firstIndex))) {
+            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, descriptor, false));
         }
         return readHeader(dir, firstIndex);
+    }
+
+    /**
+     * Writes the complete file of {@code firstIndex} under this thread's temporary name
+     * ({@code <name>.tmp-<pid>-<thread id>}), which no reader or appender looks at: the header, forced to storage
+     * with the file's full (sparse) size, then, if {@code zeroFill}, zeros over the whole record area. Zero-filling
+     * puts every page of the file in the page cache with its blocks reserved, so that an appender's first write to
+     * a page of its mapping later is a minor fault instead of allocating, zeroing and reserving the page (see
+     * {@code docs/queue-performance.md}). The zeros are not forced: a crash leaves holes, which read as the same
+     * zeros. On failure the temporary is deleted.
+     *
+     * @return the temporary, to {@link #publish} (or delete)
+     * @throws UncheckedIOException if the file system fails
+     */
+    public static Path prepare(Path dir, long firstIndex, long segmentSize, LayoutDescriptor descriptor,
+                               boolean zeroFill) {
+        Path file = path(dir, firstIndex);
+        long pid = ProcessHandle.current().pid();
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + pid + "-" + Thread.currentThread().threadId());
+        byte[] header = SegmentHeader.encode(segmentSize, firstIndex,
+                System.currentTimeMillis() * 1_000_000L, pid, descriptor);
+        boolean done = false;
+        try {
+            Files.deleteIfExists(tmp); // an earlier preparation of this thread that was never published
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+                writeFully(channel, ByteBuffer.wrap(header), 0);
+                channel.write(ByteBuffer.allocate(1), segmentSize - 1); // sparse extension to full size
+                channel.force(true);
+                if (zeroFill) {
+                    ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
+                    for (long at = SegmentHeader.RECORDS_START; at < segmentSize; at += ZERO_CHUNK) {
+                        zeros.clear().limit((int) Math.min(ZERO_CHUNK, segmentSize - at));
+                        writeFully(channel, zeros, at);
+                    }
+                }
+            }
+            done = true;
+            return tmp;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create queue file " + file, e);
+        } finally {
+            if (!done) {
+                deleteQuietly(tmp);
+            }
+        }
+    }
+
+    /**
+     * Publishes a temporary written by {@link #prepare} as the file of {@code firstIndex} with
+     * {@link Files#createLink} (if another creator published that file first, its file is kept), and deletes the
+     * temporary.
+     *
+     * @throws UncheckedIOException if the file system fails
+     */
+    public static void publish(Path dir, long firstIndex, Path tmp) {
+        Path file = path(dir, firstIndex);
+        try {
+            Files.createLink(file, tmp);
+        } catch (FileAlreadyExistsException lostRace) {
+            // another creator published first; use its file
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create queue file " + file, e);
+        } finally {
+            deleteQuietly(tmp);
+        }
+    }
+
+    /** Deletes {@code tmp} if it exists; a leftover temporary is ignored by {@link #list} and harmless. */
+    public static void deleteQuietly(Path tmp) {
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+            // a leftover temporary is ignored by list() and deleted by the next open once its process is gone
+        }
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer bytes, long at) throws IOException {
+        long position = at;
+        while (bytes.hasRemaining()) {
+            position += channel.write(bytes, position);
+        }
     }
 
     /** Maps the whole file read-write into {@code arena}. */

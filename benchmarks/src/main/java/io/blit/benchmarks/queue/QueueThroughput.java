@@ -1,0 +1,275 @@
+package io.blit.benchmarks.queue;
+
+import io.blit.queue.Appender;
+import io.blit.queue.BlitQueue;
+import io.blit.queue.MarketData;
+import io.blit.queue.Tailer;
+import io.blit.queue.WaitStrategy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Throughput harness of the persisted queue (issue 4): how many {@link MarketData} messages per second one
+ * appender thread sustains into a fresh queue, alone and with one tailer thread reading every message.
+ *
+ * <p>Each run creates a new queue in a new temporary directory (fresh, sparse segment files: the first touch of
+ * every page is part of the cost, as in production), and deletes it afterwards.
+ * <ul>
+ *   <li><b>append</b>: one thread appends {@code --messages} messages; the time is from the first append to the
+ *       return of the last.</li>
+ *   <li><b>append+tail</b>: the same appender, and one tailer thread started first that reads every message with
+ *       {@link Tailer#next} with the {@code --wait} strategy ({@link WaitStrategy#BACK_OFF} unless told) and checks that message
+ *       {@code n} has {@code securityId == n}; the time is from the first append until the tailer has read the
+ *       last message. The tailer's lag when the appender finished is printed too.</li>
+ * </ul>
+ * Beside the wall-clock rate each line gives the CPU time and the heap allocation per message of the appender thread
+ * (and of the tailer thread): on a shared machine the wall clock also counts the time other processes held the cores,
+ * the CPU time does not (it still counts the page faults, which the kernel handles in the faulting thread). The
+ * allocation shows that the hot paths allocate nothing: what remains is the rolls to new files, amortised.
+ * A JIT warm-up run of each kind (a tenth of the messages, at least 1 M) precedes the measured runs; the median of
+ * the measured runs is printed last. Run it with a JDK 25 {@code java} (see {@code benchmarks/README.md}):
+ * <pre>
+ * java --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
+ *     io.blit.benchmarks.queue.QueueThroughput [--messages N] [--runs R] [--segment-size BYTES] [--dir DIR]
+ *     [--mode both|append|tail] [--wait back-off|busy-spin|yield|park]
+ * </pre>
+ */
+public final class QueueThroughput {
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    /** A tailer that sees no message for this long fails the run (the appender died). */
+    private static final long TAILER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private final long messages;
+    private final int runs;
+    private final long segmentSize;
+    private final Path parent;
+    private final String mode;
+    private final WaitStrategy wait;
+
+    private QueueThroughput(long messages, int runs, long segmentSize, Path parent, String mode, WaitStrategy wait) {
+        this.wait = wait;
+        this.messages = messages;
+        this.runs = runs;
+        this.segmentSize = segmentSize;
+        this.parent = parent;
+        this.mode = mode;
+    }
+
+    public static void main(String[] args) throws Exception {
+        long messages = 20_000_000;
+        int runs = 3;
+        long segmentSize = BlitQueue.DEFAULT_SEGMENT_SIZE;
+        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
+        String mode = "both";
+        WaitStrategy wait = WaitStrategy.BACK_OFF;
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--messages" -> messages = Long.parseLong(require(args[i], value).replace("_", ""));
+                case "--runs" -> runs = Integer.parseInt(require(args[i], value));
+                case "--segment-size" -> segmentSize = parseSize(require(args[i], value));
+                case "--dir" -> parent = Path.of(require(args[i], value));
+                case "--mode" -> mode = require(args[i], value);
+                case "--wait" -> wait = WaitStrategy.valueOf(require(args[i], value).toUpperCase(Locale.ROOT).replace('-', '_'));
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (options: --messages N, --runs R, --segment-size BYTES[k|m|g], --dir DIR,"
+                        + " --mode both|append|tail, --wait back-off|busy-spin|yield|park)");
+            }
+            i++;
+        }
+        if (!List.of("both", "append", "tail").contains(mode)) {
+            throw new IllegalArgumentException("--mode must be both, append or tail, not " + mode);
+        }
+        new QueueThroughput(messages, runs, segmentSize, parent, mode, wait).run();
+    }
+
+    private void run() throws Exception {
+        System.out.printf(Locale.ROOT, "queue throughput: %,d MarketData (152-byte records), segment %,d bytes, "
+                + "dir %s, %d run(s), tailer waits %s, JDK %s, %d CPUs%n", messages, segmentSize, parent, runs, wait,
+                Runtime.version(), Runtime.getRuntime().availableProcessors());
+        long warmup = Math.max(1_000_000, messages / 10);
+        List<Double> appendOnly = new ArrayList<>();
+        List<Double> withTailer = new ArrayList<>();
+        boolean append = !mode.equals("tail");
+        boolean tail = !mode.equals("append");
+        if (append) {
+            appendAlone(warmup, "warm-up append");
+        }
+        if (tail) {
+            appendAndTail(warmup, "warm-up append+tail");
+        }
+        for (int r = 1; r <= runs; r++) {
+            if (append) {
+                appendOnly.add(appendAlone(messages, "run " + r + " append"));
+            }
+            if (tail) {
+                withTailer.add(appendAndTail(messages, "run " + r + " append+tail"));
+            }
+        }
+        if (append) {
+            System.out.printf(Locale.ROOT, "median append alone:      %6.2f M msg/s%n", median(appendOnly));
+        }
+        if (tail) {
+            System.out.printf(Locale.ROOT, "median append+tail:       %6.2f M msg/s%n", median(withTailer));
+        }
+    }
+
+    /** Appends {@code n} messages with no tailer; returns millions of messages per second. */
+    private double appendAlone(long n, String label) throws IOException {
+        Path dir = Files.createTempDirectory(parent, "blit-qperf-");
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
+                BlitQueue.Options.defaults().segmentSize(segmentSize))) {
+            long nanos;
+            long cpu = THREADS.getCurrentThreadCpuTime();
+            long allocated = THREADS.getCurrentThreadAllocatedBytes();
+            try (Appender<MarketData> appender = queue.appender()) {
+                nanos = appendAll(appender, n);
+            }
+            cpu = THREADS.getCurrentThreadCpuTime() - cpu;
+            allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
+            return report(label, n, nanos, cpu, allocated, null);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /** Appends {@code n} messages while a tailer thread reads them; returns millions of messages per second. */
+    private double appendAndTail(long n, String label) throws Exception {
+        Path dir = Files.createTempDirectory(parent, "blit-qperf-");
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
+                BlitQueue.Options.defaults().segmentSize(segmentSize))) {
+            TailerThread reader = new TailerThread(queue.tailer(), n, wait);
+            reader.start();
+            long nanos;
+            long lagAtEnd;
+            long cpu = THREADS.getCurrentThreadCpuTime();
+            long allocated = THREADS.getCurrentThreadAllocatedBytes();
+            try (Appender<MarketData> appender = queue.appender()) {
+                long start = System.nanoTime();
+                appendAll(appender, n);
+                lagAtEnd = n - reader.read;
+                cpu = THREADS.getCurrentThreadCpuTime() - cpu;
+                allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
+                reader.join();
+                if (reader.failure != null) {
+                    throw new IllegalStateException("tailer failed after " + reader.read + " messages", reader.failure);
+                }
+                nanos = reader.finishedAt - start;
+            }
+            reader.lagAtEnd = lagAtEnd;
+            return report(label, n, nanos, cpu, allocated, reader);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private static long appendAll(Appender<MarketData> appender, long n) {
+        MarketData md = new MarketData().fillFor(0, 0);
+        long start = System.nanoTime();
+        for (long i = 0; i < n; i++) {
+            md.securityId = i;
+            md.time = i;
+            appender.append(md);
+        }
+        return System.nanoTime() - start;
+    }
+
+    private static double report(String label, long n, long nanos, long appenderCpu, long appenderAllocated,
+                                 TailerThread tailer) {
+        double mps = n * 1e3 / nanos;
+        System.out.printf(Locale.ROOT, "%-20s %,11d msgs in %7.1f ms: %6.2f M msg/s (%5.1f ns/msg) | appender CPU"
+                + " %5.1f ns/msg, %.3f B/msg allocated%s%n", label, n, nanos / 1e6, mps, nanos / (double) n,
+                appenderCpu / (double) n, appenderAllocated / (double) n, tailer == null ? ""
+                        : String.format(Locale.ROOT, " | tailer CPU %5.1f ns/msg, %.3f B/msg, %,d behind at the last append",
+                        tailer.cpu / (double) n, tailer.allocated / (double) n, tailer.lagAtEnd));
+        return mps;
+    }
+
+    private static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    private static String require(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
+    private static long parseSize(String text) {
+        String t = text.toLowerCase(Locale.ROOT);
+        long unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : t.endsWith("g") ? 1L << 30 : 1;
+        return Long.parseLong(unit == 1 ? t : t.substring(0, t.length() - 1)) * unit;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Reads {@code n} messages, checking each one's {@code securityId}, then records when it finished. */
+    private static final class TailerThread extends Thread {
+        private final Tailer<MarketData> tailer;
+        private final long n;
+        private final WaitStrategy wait;
+        volatile long read;
+        volatile long finishedAt;
+        volatile long cpu;
+        volatile long allocated;
+        long lagAtEnd;
+        volatile Throwable failure;
+
+        TailerThread(Tailer<MarketData> tailer, long n, WaitStrategy wait) {
+            super("qperf-tailer");
+            this.tailer = tailer;
+            this.n = n;
+            this.wait = wait;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            MarketData into = new MarketData();
+            long count = 0;
+            long cpuAtStart = THREADS.getCurrentThreadCpuTime();
+            long allocatedAtStart = THREADS.getCurrentThreadAllocatedBytes();
+            try (tailer) {
+                while (count < n) {
+                    if (!tailer.next(into, wait, TAILER_TIMEOUT_NANOS)) {
+                        throw new IllegalStateException("no message " + count + " within 60 s");
+                    }
+                    if (into.securityId != count) {
+                        throw new IllegalStateException("message " + count + " has securityId " + into.securityId);
+                    }
+                    count++;
+                    if ((count & 0x3FF) == 0) {
+                        read = count;
+                    }
+                }
+                finishedAt = System.nanoTime();
+                cpu = THREADS.getCurrentThreadCpuTime() - cpuAtStart;
+                allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedAtStart;
+            } catch (Throwable t) {
+                failure = t;
+            } finally {
+                read = count;
+            }
+        }
+    }
+}

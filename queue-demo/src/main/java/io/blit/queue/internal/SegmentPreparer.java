@@ -1,0 +1,151 @@
+package io.blit.queue.internal;
+
+import io.blit.layout.LayoutDescriptor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Prepares the next segment file of a queue in a background thread while appenders still fill the current one,
+ * so that rolling to it costs an appender a link and a mapping, not the creation (a forced write) and the first
+ * touch of every page of a sparse file (allocation, zeroing and block reservation in the page-fault handler, the
+ * largest part of an append's cost; see {@code docs/queue-performance.md}).
+ *
+ * <p>{@link #request} starts a daemon thread that writes the complete file under its own temporary name with
+ * {@link SegmentFiles#prepare} (zero-filled, so its pages are in the page cache) unless the file already exists;
+ * {@link #publishIfPrepared} waits for that thread and publishes the temporary under the final name with
+ * {@link SegmentFiles#publish} (a lost race keeps the other creator's file). Nothing is visible under a final name
+ * before an appender rolls to it, so readers, the directory listing and every other appender see exactly what
+ * they saw without preparation; the only trace is one temporary per queue, which {@link #close()} deletes, and
+ * which the next open of the queue deletes if this process died.
+ *
+ * <p>At most one preparation is outstanding; a request for another index first discards the previous one.
+ * Thread-safe (every method synchronizes on this object, except the wait for the preparing thread).
+ */
+public final class SegmentPreparer implements AutoCloseable {
+    private final Path dir;
+    private final long segmentSize;
+    private final LayoutDescriptor descriptor;
+    private long pendingIndex = -1;
+    private Preparation pending;
+    private boolean closed;
+
+    public SegmentPreparer(Path dir, long segmentSize, LayoutDescriptor descriptor) {
+        this.dir = dir;
+        this.segmentSize = segmentSize;
+        this.descriptor = descriptor;
+    }
+
+    /**
+     * Starts preparing the file whose first message index is {@code firstIndex}, unless that or a later index was
+     * requested before (appenders move forward; a late appender's request is stale), the file exists, or this
+     * preparer is closed. Returns at once; an earlier preparation never published is discarded in the background.
+     */
+    public synchronized void request(long firstIndex) {
+        if (closed || firstIndex <= pendingIndex) {
+            return;
+        }
+        if (pending != null) {
+            pending.discardLater();
+        }
+        pendingIndex = firstIndex;
+        pending = new Preparation(firstIndex);
+        pending.thread.start();
+    }
+
+    /**
+     * If the file of {@code firstIndex} was requested, waits for its preparation to finish and publishes it.
+     *
+     * @return true if the file of {@code firstIndex} now exists through this preparation (published here, or
+     *         found to exist already); false if it was not requested or its preparation failed, in which case the
+     *         caller creates it the ordinary way (and meets any file-system error itself)
+     */
+    public boolean publishIfPrepared(long firstIndex) {
+        Preparation mine;
+        synchronized (this) {
+            if (pendingIndex != firstIndex || pending == null) {
+                return false;
+            }
+            mine = pending;
+            pending = null;
+        }
+        Path tmp = mine.await();
+        if (tmp == null) {
+            return Files.exists(SegmentFiles.path(dir, firstIndex));
+        }
+        SegmentFiles.publish(dir, firstIndex, tmp);
+        return true;
+    }
+
+    /** Stops preparing: waits for an outstanding preparation and deletes its temporary. Idempotent. */
+    @Override
+    public void close() {
+        Preparation stale;
+        synchronized (this) {
+            closed = true;
+            stale = pending;
+            pending = null;
+        }
+        if (stale != null) {
+            stale.discardLater();
+            stale.await();
+        }
+    }
+
+    /** One background preparation: its thread, and the temporary it wrote (null if none: exists or failed). */
+    private final class Preparation {
+        final Thread thread;
+        /** Written by {@link #thread} before it ends; read after {@link Thread#join()} (happens-before). */
+        private Path tmp;
+        private boolean discarded;
+
+        Preparation(long firstIndex) {
+            thread = Thread.ofPlatform().daemon().name("blit-queue-prepare-" + firstIndex).unstarted(() -> {
+                Path written = null;
+                if (!Files.exists(SegmentFiles.path(dir, firstIndex))) {
+                    try {
+                        written = SegmentFiles.prepare(dir, firstIndex, segmentSize, descriptor, true);
+                    } catch (RuntimeException e) {
+                        // the appender that rolls to this file creates it itself and reports the failure
+                    }
+                }
+                finish(written);
+            });
+        }
+
+        private synchronized void finish(Path written) {
+            if (discarded && written != null) {
+                SegmentFiles.deleteQuietly(written);
+            } else {
+                tmp = written;
+            }
+        }
+
+        /** Deletes the temporary now if it is written, else lets the thread delete it when it is. */
+        synchronized void discardLater() {
+            discarded = true;
+            if (tmp != null) {
+                SegmentFiles.deleteQuietly(tmp);
+                tmp = null;
+            }
+        }
+
+        /** Waits for the thread (not interruptible: the temporary must not be lost); returns its temporary. */
+        Path await() {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (this) {
+                return tmp;
+            }
+        }
+    }
+}
