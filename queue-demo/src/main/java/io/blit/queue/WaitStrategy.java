@@ -37,7 +37,7 @@ public enum WaitStrategy {
      */
     BACK_OFF {
         @Override
-        void idle(int attempt) {
+        public void idle(int attempt) {
             int spins = 1 << Math.min(attempt + MIN_BACK_OFF_SHIFT, MAX_BACK_OFF_SHIFT);
             for (int i = 0; i < spins; i++) {
                 Thread.onSpinWait();
