@@ -17,13 +17,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The layout model against the running JVM's real offsets, for every test shape and for classes with
  * reference fields (the model also gives the offsets in rejection messages). Runs in all three header
- * modes ({@code jvm-modes}). Tagged {@code real-offsets}: the real offsets need
+ * modes ({@code jvm-modes}). Tagged {@code needs-unsafe}: the real offsets need
  * {@code sun.misc.Unsafe}, so the {@code deny} execution skips it; there the model is compared with
  * JOL instead ({@link LayoutVerifierOracleTest}) and with the fingerprints of an {@code allow} JVM
  * ({@link DenyModeLayoutTest}).
  */
 @Tag("jvm-modes")
-@Tag("real-offsets")
+@Tag("needs-unsafe")
 class HotSpotLayoutModelTest {
     static class WithReferences { byte a; Object b; long c; String d; short e; }
     static class RefsBelow { int a; Object b; }
