@@ -52,7 +52,8 @@ public final class HotSpotLayoutModel {
      *                   honoured only in JDK classes
      * @throws NullPointerException          if {@code type} is null
      * @throws IllegalArgumentException      if a size is not one HotSpot uses
-     * @throws UnsupportedOperationException if the hierarchy uses {@code @Contended} where HotSpot honours it
+     * @throws UnsupportedOperationException if {@code restrictContended} is false: {@code @Contended} fields,
+     *                                       invisible to reflection, could then be anywhere
      */
     public static Map<Field, Integer> instanceFieldOffsets(Class<?> type, int headerSize, int oopSize, boolean restrictContended) {
         Objects.requireNonNull(type, "type");
@@ -97,7 +98,8 @@ public final class HotSpotLayoutModel {
      * {@link #instanceFieldOffsets(Class, int, int, boolean)} for this JVM's header size, reference size
      * and {@code RestrictContended}, read from its flags ({@link JvmFacts#current()}).
      *
-     * @throws UnsupportedOperationException if this JVM's flags cannot be read (not HotSpot), or as above
+     * @throws UnsupportedOperationException if this JVM runs with {@code -XX:-RestrictContended}, or if
+     *                                       Unsafe memory access is denied and the JVM is not HotSpot
      */
     public static Map<Field, Integer> instanceFieldOffsets(Class<?> type) {
         JvmFacts facts = JvmFacts.current();
