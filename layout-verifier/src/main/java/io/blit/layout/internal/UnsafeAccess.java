@@ -47,7 +47,7 @@ public final class UnsafeAccess {
 
         private static boolean probe() {
             try {
-                UNSAFE.objectFieldOffset(Probe.class.getDeclaredField("field"));
+                objectFieldOffset(Probe.class.getDeclaredField("field"));
                 return true;
             } catch (UnsupportedOperationException denied) {
                 return false;
