@@ -70,6 +70,7 @@ public class MarketDataFormatsBenchmark {
     private MemorySegment segment;
     private long offset;
     private BlockCopier<MarketData> wordLoopCopier;
+    private BlockCopier<MarketData> ffmCopier;
     private MemorySegment heapLongSegment;
     private Kryo kryo;
     private Output kryoOut;
@@ -109,6 +110,11 @@ public class MarketDataFormatsBenchmark {
         wordLoopCopier.writeTo(md, segment, offset);
         wordLoopCopier.readFrom(segment, offset, back);
         RoundTrip.check("blitWordLoop", md, back);
+        ffmCopier = BlockCopier.of(MarketData.class, CopyEngine.GENERATED_FFM);
+        back = new MarketData();
+        ffmCopier.writeTo(md, segment, offset);
+        ffmCopier.readFrom(segment, offset, back);
+        RoundTrip.check("blitFfm", md, back);
         md.writeTo(segment, offset);
         back = new MarketData();
         back.readFrom(segment, offset);
@@ -204,6 +210,24 @@ public class MarketDataFormatsBenchmark {
     @Benchmark
     public MarketData blitWordLoopRead() {
         wordLoopCopier.readFrom(segment, offset, md);
+        return md;
+    }
+
+    /**
+     * Blit's engine without {@code sun.misc.Unsafe}, {@link CopyEngine#GENERATED_FFM}: the default on a
+     * JVM with {@code --sun-misc-unsafe-memory-access=deny}. Measured here, in an {@code allow} fork,
+     * because JMH 1.37 itself needs Unsafe in its forks (a {@code deny} fork exits before the first
+     * iteration); the engine's code is the same in both modes, it never calls Unsafe.
+     */
+    @Benchmark
+    public MemorySegment blitFfmWrite() {
+        ffmCopier.writeTo(md, segment, offset);
+        return segment;
+    }
+
+    @Benchmark
+    public MarketData blitFfmRead() {
+        ffmCopier.readFrom(segment, offset, md);
         return md;
     }
 

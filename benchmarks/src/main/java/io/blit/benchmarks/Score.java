@@ -20,7 +20,7 @@ import java.util.OptionalDouble;
 record Score(BenchmarkId id, int blockBytes, int bytes, double nsPerOp, double error) {
     /** Display order of known variants: slowest family first, the floor last; others follow by name. */
     private static final List<String> VARIANT_ORDER = List.of(
-            "default", "externalizable", "explicit", "kryo", "chronicle", "blit_word_loop", "blit", "floor");
+            "default", "externalizable", "explicit", "kryo", "chronicle", "blit_word_loop", "blit_ffm", "blit", "floor");
 
     /** Suite, then variant, then block size, then write before read. */
     static final Comparator<Score> ORDER = Comparator.comparing((Score m) -> m.id().suite())

@@ -43,8 +43,8 @@ public final class SerializedSizes {
 
     /**
      * Bytes of one serialised MarketData per variant, in this order: {@code default},
-     * {@code externalizable}, {@code explicit}, {@code blit}, {@code blit_word_loop}, {@code chronicle},
-     * {@code kryo}, {@code floor}.
+     * {@code externalizable}, {@code explicit}, {@code blit}, {@code blit_word_loop}, {@code blit_ffm},
+     * {@code chronicle}, {@code kryo}, {@code floor}.
      *
      * @return a new, modifiable, insertion-ordered map
      * @throws UncheckedIOException  if JDK serialisation fails
@@ -59,6 +59,8 @@ public final class SerializedSizes {
         sizes.put("blit", fittedSize(segment -> md.writeTo(segment, 0)));
         BlockCopier<MarketData> wordLoop = BlockCopier.of(MarketData.class, CopyEngine.WORD_LOOP);
         sizes.put("blit_word_loop", fittedSize(segment -> wordLoop.writeTo(md, segment, 0)));
+        BlockCopier<MarketData> ffm = BlockCopier.of(MarketData.class, CopyEngine.GENERATED_FFM);
+        sizes.put("blit_ffm", fittedSize(segment -> ffm.writeTo(md, segment, 0)));
         sizes.put("chronicle", chronicle(md));
         sizes.put("kryo", kryo(md));
         MemorySegment image = MemorySegment.ofArray(new long[Math.toIntExact(md.byteSize() / Long.BYTES)]);

@@ -8,6 +8,7 @@ import io.blit.core.internal.WordLoopCodec;
 import io.blit.layout.BlockLayout;
 import io.blit.layout.LayoutVerifier;
 import io.blit.layout.NotTriviallyCopyableException;
+import io.blit.layout.internal.UnsafeAccess;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -45,11 +46,21 @@ import java.util.Objects;
  * @param <T> the trivially copyable class
  */
 public final class BlockCopier<T> {
-    /** The default copier of each class: generated code where access allows, else the word loop. */
+    /**
+     * The default copier of each class: generated code where access allows, else the word loop; with
+     * Unsafe memory access denied, generated code without Unsafe (or an exception, if access fails).
+     */
     private static final ClassValue<BlockCopier<?>> DEFAULT = new ClassValue<>() {
         @Override
         protected BlockCopier<?> computeValue(Class<?> type) {
             BlockLayout layout = LayoutVerifier.verify(type);
+            if (!UnsafeAccess.memoryAccessAllowed()) {
+                try {
+                    return new BlockCopier<>(type, layout, CopyEngine.GENERATED_FFM, GeneratedCodecs.generate(layout));
+                } catch (IllegalAccessException noAccess) {
+                    throw CopyErrors.noPrivateAccessUnsafeDenied(type, noAccess);
+                }
+            }
             try {
                 return new BlockCopier<>(type, layout, CopyEngine.GENERATED, GeneratedCodecs.generate(layout));
             } catch (IllegalAccessException noAccess) {
@@ -61,6 +72,9 @@ public final class BlockCopier<T> {
     private static final ClassValue<BlockCopier<?>> WORD_LOOP = new ClassValue<>() {
         @Override
         protected BlockCopier<?> computeValue(Class<?> type) {
+            if (!UnsafeAccess.memoryAccessAllowed()) {
+                throw CopyErrors.unsafeDenied("WORD_LOOP");
+            }
             BlockLayout layout = LayoutVerifier.verify(type);
             return new BlockCopier<>(type, layout, CopyEngine.WORD_LOOP, wordLoop(layout));
         }
@@ -69,6 +83,9 @@ public final class BlockCopier<T> {
     private static final ClassValue<BlockCopier<?>> GENERATED = new ClassValue<>() {
         @Override
         protected BlockCopier<?> computeValue(Class<?> type) {
+            if (!UnsafeAccess.memoryAccessAllowed()) {
+                throw CopyErrors.unsafeDenied("GENERATED");
+            }
             BlockCopier<?> preferred = DEFAULT.get(type);
             if (preferred.engine == CopyEngine.GENERATED) {
                 return preferred;
@@ -82,11 +99,32 @@ public final class BlockCopier<T> {
         }
     };
 
+    /** Shares the generated class of {@link #GENERATED} where there is one: only its checked methods are called. */
+    private static final ClassValue<BlockCopier<?>> GENERATED_FFM = new ClassValue<>() {
+        @Override
+        protected BlockCopier<?> computeValue(Class<?> type) {
+            BlockCopier<?> preferred = DEFAULT.get(type);
+            if (preferred.engine == CopyEngine.GENERATED_FFM) {
+                return preferred;
+            }
+            if (preferred.engine == CopyEngine.GENERATED) {
+                return new BlockCopier<>(type, preferred.layout, CopyEngine.GENERATED_FFM, preferred.codec);
+            }
+            try {
+                return new BlockCopier<>(type, preferred.layout, CopyEngine.GENERATED_FFM, GeneratedCodecs.generate(preferred.layout));
+            } catch (IllegalAccessException e) {
+                throw CopyErrors.noPrivateAccess(type, e);
+            }
+        }
+    };
+
     private final Class<T> type;
     private final BlockLayout layout;
     private final CopyEngine engine;
     private final BlockCodec codec;
     private final int length;
+    /** Whether segments confined to the calling thread are addressed directly (needs Unsafe; not GENERATED_FFM). */
+    private final boolean byAddress;
 
     private BlockCopier(Class<T> type, BlockLayout layout, CopyEngine engine, BlockCodec codec) {
         this.type = type;
@@ -94,6 +132,7 @@ public final class BlockCopier<T> {
         this.engine = engine;
         this.codec = codec;
         this.length = layout.length();
+        this.byAddress = engine != CopyEngine.GENERATED_FFM;
     }
 
     private static BlockCodec wordLoop(BlockLayout layout) {
@@ -103,10 +142,14 @@ public final class BlockCopier<T> {
     /**
      * The copier of {@code type}, verified on first use and cached for the life of the class. It uses
      * {@link CopyEngine#GENERATED} when Blit has private access to the class's fields, else
-     * {@link CopyEngine#WORD_LOOP}; {@link #engine()} says which.
+     * {@link CopyEngine#WORD_LOOP}; on a JVM that denies {@code sun.misc.Unsafe} memory access
+     * ({@code --sun-misc-unsafe-memory-access=deny}) {@link CopyEngine#GENERATED_FFM}. {@link #engine()}
+     * says which.
      *
      * @throws NullPointerException          if {@code type} is null
      * @throws NotTriviallyCopyableException if the class is not trivially copyable (see {@link LayoutVerifier})
+     * @throws IllegalArgumentException      if Unsafe memory access is denied and the class's package is
+     *                                       not open to {@code io.blit.core} (no engine can copy it then)
      */
     @SuppressWarnings("unchecked")
     public static <T> BlockCopier<T> of(Class<T> type) {
@@ -118,14 +161,17 @@ public final class BlockCopier<T> {
      *
      * @throws NullPointerException          if an argument is null
      * @throws NotTriviallyCopyableException if the class is not trivially copyable
-     * @throws IllegalArgumentException      if {@code GENERATED} is asked for a class whose package is
-     *                                       not open to {@code io.blit.core}
+     * @throws IllegalArgumentException      if {@code GENERATED} or {@code GENERATED_FFM} is asked for a
+     *                                       class whose package is not open to {@code io.blit.core}
+     * @throws UnsupportedOperationException if {@code GENERATED} or {@code WORD_LOOP} is asked for in a JVM
+     *                                       that denies {@code sun.misc.Unsafe} memory access
      */
     @SuppressWarnings("unchecked")
     public static <T> BlockCopier<T> of(Class<T> type, CopyEngine engine) {
         Objects.requireNonNull(type, "type");
         return (BlockCopier<T>) switch (Objects.requireNonNull(engine, "engine")) {
             case GENERATED -> GENERATED.get(type);
+            case GENERATED_FFM -> GENERATED_FFM.get(type);
             case WORD_LOOP -> WORD_LOOP.get(type);
         };
     }
@@ -204,7 +250,7 @@ public final class BlockCopier<T> {
     public void writeAll(T[] sources, int from, int count, MemorySegment target, long offset) {
         checkElements(Objects.requireNonNull(sources, "sources"), from, count, "sources");
         checkBounds(Objects.requireNonNull(target, "target"), offset, slotsSize(count));
-        if (count > 0 && ConfinedAccess.addressable(target, true)) {
+        if (count > 0 && byAddress && ConfinedAccess.addressable(target, true)) {
             long address = target.address() + offset;
             for (int i = from; i < from + count; i++, address += length) {
                 codec.writeRaw(sources[i], address);
@@ -239,7 +285,7 @@ public final class BlockCopier<T> {
     public void readAll(MemorySegment source, long offset, T[] targets, int from, int count) {
         checkElements(Objects.requireNonNull(targets, "targets"), from, count, "targets");
         checkBounds(Objects.requireNonNull(source, "source"), offset, slotsSize(count));
-        if (count > 0 && ConfinedAccess.addressable(source, false)) {
+        if (count > 0 && byAddress && ConfinedAccess.addressable(source, false)) {
             long address = source.address() + offset;
             for (int i = from; i < from + count; i++, address += length) {
                 codec.readRaw(address, targets[i]);
@@ -265,11 +311,11 @@ public final class BlockCopier<T> {
     }
 
     /**
-     * After the bounds check: one direct copy when the segment is confined to this thread (checked
-     * once, docs/copy-engine.md), else the checked accessors.
+     * After the bounds check: one direct copy when the engine may and the segment is confined to this
+     * thread (checked once, docs/copy-engine.md), else the checked accessors.
      */
     private void write(Object source, MemorySegment target, long offset) {
-        if (ConfinedAccess.addressable(target, true)) {
+        if (byAddress && ConfinedAccess.addressable(target, true)) {
             codec.writeRaw(source, target.address() + offset);
         } else {
             codec.write(source, target, offset);
@@ -277,7 +323,7 @@ public final class BlockCopier<T> {
     }
 
     private void read(MemorySegment source, long offset, Object target) {
-        if (ConfinedAccess.addressable(source, false)) {
+        if (byAddress && ConfinedAccess.addressable(source, false)) {
             codec.readRaw(source.address() + offset, target);
         } else {
             codec.read(source, offset, target);

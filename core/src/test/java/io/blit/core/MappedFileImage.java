@@ -50,9 +50,14 @@ final class MappedFileImage {
 
     /** Writes each shape's objects with one bulk call; the first object of each shape with writeTo. */
     static void write(MemorySegment file, List<Object> objects) {
+        write(file, objects, null);
+    }
+
+    /** As {@link #write(MemorySegment, List)} with the copiers of {@code engine} (null: {@link BlockCopier#of(Class)}'s). */
+    static void write(MemorySegment file, List<Object> objects, CopyEngine engine) {
         long offset = FIRST_SLOT;
         for (int s = 0; s < SHAPES.size(); s++) {
-            BlockCopier<Object> copier = copier(SHAPES.get(s));
+            BlockCopier<Object> copier = copier(SHAPES.get(s), engine);
             Object[] slice = array(SHAPES.get(s));
             for (int i = 0; i < COUNT; i++) {
                 slice[i] = objects.get(s * COUNT + i);
@@ -65,10 +70,15 @@ final class MappedFileImage {
 
     /** Reads every object of the file into fresh instances. */
     static List<Object> read(MemorySegment file) {
+        return read(file, null);
+    }
+
+    /** As {@link #read(MemorySegment)} with the copiers of {@code engine} (null: {@link BlockCopier#of(Class)}'s). */
+    static List<Object> read(MemorySegment file, CopyEngine engine) {
         List<Object> objects = new ArrayList<>();
         long offset = FIRST_SLOT;
         for (Class<?> shape : SHAPES) {
-            BlockCopier<Object> copier = copier(shape);
+            BlockCopier<Object> copier = copier(shape, engine);
             Object[] slice = array(shape);
             for (int i = 0; i < COUNT; i++) {
                 slice[i] = RandomFields.newInstance(shape);
@@ -105,8 +115,8 @@ final class MappedFileImage {
     }
 
     @SuppressWarnings("unchecked")
-    private static BlockCopier<Object> copier(Class<?> shape) {
-        return (BlockCopier<Object>) BlockCopier.of(shape);
+    private static BlockCopier<Object> copier(Class<?> shape, CopyEngine engine) {
+        return (BlockCopier<Object>) (engine == null ? BlockCopier.of(shape) : BlockCopier.of(shape, engine));
     }
 
     private static Object[] array(Class<?> shape) {

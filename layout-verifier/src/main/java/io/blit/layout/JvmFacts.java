@@ -1,9 +1,6 @@
 package io.blit.layout;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
-import com.sun.management.VMOption;
 import io.blit.layout.internal.UnsafeAccess;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.Objects;
 
@@ -52,7 +49,13 @@ public record JvmFacts(int objectHeaderSize,
                 ByteOrder.nativeOrder());
     }
 
-    /** The facts of this JVM, read once. */
+    /**
+     * The facts of this JVM, read once. The header size is measured ({@code Unsafe.objectFieldOffset}
+     * of a probe field) where {@code sun.misc.Unsafe} memory access is allowed, else derived from the
+     * flags ({@link HotSpotLayoutModel}).
+     *
+     * @throws UnsupportedOperationException if Unsafe memory access is denied and the JVM is not HotSpot
+     */
     public static JvmFacts current() {
         return Current.FACTS;
     }
@@ -75,42 +78,31 @@ public record JvmFacts(int objectHeaderSize,
         }
 
         private static JvmFacts measure() {
-            int header;
-            try {
-                header = (int) UnsafeAccess.objectFieldOffset(HeaderProbe.class.getDeclaredField("first"));
-            } catch (NoSuchFieldException e) {
-                throw new AssertionError(e);
+            boolean measurable = UnsafeAccess.memoryAccessAllowed();
+            if (!measurable && !HotSpotFlags.available()) {
+                throw new UnsupportedOperationException("sun.misc.Unsafe memory access is denied and this JVM ("
+                        + System.getProperty("java.vm.name") + ") does not disclose HotSpot's layout flags:"
+                        + " Blit cannot determine field offsets; run with --sun-misc-unsafe-memory-access=allow");
             }
-            HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            int header = measurable ? measuredHeaderSize() : -1;
             // Where a flag cannot be read (not HotSpot), infer it from the measured header size.
-            boolean compact = booleanOption(hotSpot, "UseCompactObjectHeaders", header == 8);
-            boolean compressedClass = booleanOption(hotSpot, "UseCompressedClassPointers", header <= 12);
-            int alignment = intOption(hotSpot, "ObjectAlignmentInBytes", 8);
+            boolean compact = HotSpotFlags.booleanFlag("UseCompactObjectHeaders", header == 8);
+            boolean compressedClass = HotSpotFlags.booleanFlag("UseCompressedClassPointers", header <= 12);
+            int alignment = HotSpotFlags.intFlag("ObjectAlignmentInBytes", 8);
+            if (!measurable) {
+                header = HotSpotFlags.headerSizeFromFlags(compact, compressedClass);
+            }
             return new JvmFacts(header, compact, compressedClass, alignment,
                     System.getProperty("java.vm.name", "unknown"), System.getProperty("java.vm.version", "unknown"),
                     ByteOrder.nativeOrder());
         }
 
-        private static String option(HotSpotDiagnosticMXBean hotSpot, String name) {
-            if (hotSpot == null) {
-                return null;
-            }
+        private static int measuredHeaderSize() {
             try {
-                VMOption option = hotSpot.getVMOption(name);
-                return option.getValue();
-            } catch (IllegalArgumentException unknownOption) {
-                return null;
+                return (int) UnsafeAccess.objectFieldOffset(HeaderProbe.class.getDeclaredField("first"));
+            } catch (NoSuchFieldException e) {
+                throw new AssertionError(e);
             }
-        }
-
-        private static boolean booleanOption(HotSpotDiagnosticMXBean hotSpot, String name, boolean fallback) {
-            String value = option(hotSpot, name);
-            return value == null ? fallback : Boolean.parseBoolean(value);
-        }
-
-        private static int intOption(HotSpotDiagnosticMXBean hotSpot, String name, int fallback) {
-            String value = option(hotSpot, name);
-            return value == null ? fallback : Integer.parseInt(value);
         }
     }
 }

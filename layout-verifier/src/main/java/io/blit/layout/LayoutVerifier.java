@@ -25,8 +25,12 @@ import java.util.Objects;
  * Static fields are ignored. Field modifiers such as {@code volatile} or {@code transient} make no
  * difference: the block holds every instance field.
  *
- * <p>Offsets are the running JVM's own ({@code Unsafe.objectFieldOffset}), measured once per class and
- * cached for the life of the class ({@link ClassValue}); later calls do no reflection.
+ * <p>Offsets are the running JVM's own ({@code Unsafe.objectFieldOffset}) where {@code sun.misc.Unsafe}
+ * memory access is allowed; under {@code --sun-misc-unsafe-memory-access=deny}, where no supported API
+ * discloses them, they come from {@link HotSpotLayoutModel}, a model of HotSpot's layout algorithm
+ * that the test suite checks against the real offsets (same {@link BlockLayout}, same fingerprint).
+ * Either way they are computed once per class and cached for the life of the class
+ * ({@link ClassValue}); later calls do no reflection.
  *
  * <p>Thread-safe.
  */
@@ -52,6 +56,8 @@ public final class LayoutVerifier {
      * @throws NullPointerException           if {@code type} is null
      * @throws NotTriviallyCopyableException  if the class is not trivially copyable; the message names
      *                                        the class and every offending field with its type and offset
+     * @throws UnsupportedOperationException  if Unsafe memory access is denied and the layout cannot be
+     *                                        modelled (a non-HotSpot JVM, {@code @Contended} where honoured)
      */
     public static BlockLayout verify(Class<?> type) {
         Objects.requireNonNull(type, "type");
@@ -74,12 +80,13 @@ public final class LayoutVerifier {
         List<FieldSlot> fields = new ArrayList<>();
         List<String> faults = new ArrayList<>();
         Map<String, FieldSlot> byName = new HashMap<>();
+        Map<Field, Integer> modelled = UnsafeAccess.memoryAccessAllowed() ? null : HotSpotLayoutModel.instanceFieldOffsets(type);
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {
                 if (Modifier.isStatic(field.getModifiers())) {
                     continue;
                 }
-                long offset = UnsafeAccess.objectFieldOffset(field);
+                long offset = modelled == null ? UnsafeAccess.objectFieldOffset(field) : modelled.get(field);
                 if (!field.getType().isPrimitive()) {
                     faults.add(Rejections.referenceField(field, offset));
                     continue;
@@ -103,7 +110,27 @@ public final class LayoutVerifier {
         if (fields.isEmpty()) {
             throw Rejections.noFields(type);
         }
+        if (modelled != null) {
+            rejectUnmodellableFields(type, fields);
+        }
         return BlockLayout.of(type, fields, JvmFacts.current());
+    }
+
+    /**
+     * Under {@code deny}, offsets come from {@link HotSpotLayoutModel}, which cannot see the fields
+     * HotSpot injects into some JDK classes nor their {@code @Contended} annotations: a block that
+     * includes a JDK class's fields is refused rather than guessed.
+     */
+    private static void rejectUnmodellableFields(Class<?> type, List<FieldSlot> fields) {
+        for (FieldSlot field : fields) {
+            ClassLoader loader = field.declaringClass().getClassLoader();
+            if (loader == null || loader == ClassLoader.getPlatformClassLoader()) {
+                throw new UnsupportedOperationException("cannot determine the layout of " + type.getName()
+                        + " with sun.misc.Unsafe memory access denied: it inherits fields from the JDK class "
+                        + field.declaringClass().getName() + ", whose layout HotSpot may change with hidden fields;"
+                        + " run with --sun-misc-unsafe-memory-access=allow");
+            }
+        }
     }
 
     private static void rejectNonClasses(Class<?> type) {

@@ -30,6 +30,19 @@ public final class CopyErrors {
         return new NullPointerException(array + "[" + index + "] is null");
     }
 
+    public static UnsupportedOperationException unsafeDenied(String engine) {
+        return new UnsupportedOperationException("the " + engine + " engine needs sun.misc.Unsafe memory access, which this JVM"
+                + " denies (--sun-misc-unsafe-memory-access=deny): use CopyEngine.GENERATED_FFM, or BlockCopier.of(type),"
+                + " which picks it by itself");
+    }
+
+    public static IllegalArgumentException noPrivateAccessUnsafeDenied(Class<?> type, IllegalAccessException cause) {
+        return new IllegalArgumentException("Blit cannot copy " + type.getName() + " in this JVM: sun.misc.Unsafe memory"
+                + " access is denied (--sun-misc-unsafe-memory-access=deny), so the only engine is GENERATED_FFM, which"
+                + " needs private access to the class's fields: open its package to Blit (module-info: opens "
+                + type.getPackageName() + " to io.blit.core;)", cause);
+    }
+
     public static IllegalArgumentException noPrivateAccess(Class<?> type, IllegalAccessException cause) {
         return new IllegalArgumentException("the GENERATED engine needs private access to the fields of " + type.getName()
                 + ": open its package to Blit (module-info: opens " + type.getPackageName() + " to io.blit.core;)"

@@ -26,6 +26,37 @@ public final class UnsafeAccess {
     private UnsafeAccess() {
     }
 
+    /**
+     * Whether {@code sun.misc.Unsafe}'s memory-access methods work in this JVM: false when it runs with
+     * {@code --sun-misc-unsafe-memory-access=deny} (JDK 24+, JEP 498), where they throw
+     * {@link UnsupportedOperationException}. Decided once, by calling one such method
+     * ({@code objectFieldOffset} of a probe field): the call itself is the only robust test, since the
+     * mode may come from the command line, an {@code @argfile}, {@code JDK_JAVA_OPTIONS} or a future
+     * default, and the JDK exposes it in no property. Under the default {@code warn} mode this call is
+     * Blit's first Unsafe call and prints the JDK's one-time warning, as the verifier always did.
+     */
+    public static boolean memoryAccessAllowed() {
+        return Probe.ALLOWED;
+    }
+
+    private static final class Probe {
+        static final boolean ALLOWED = probe();
+
+        @SuppressWarnings("unused")
+        private byte field;
+
+        private static boolean probe() {
+            try {
+                objectFieldOffset(Probe.class.getDeclaredField("field"));
+                return true;
+            } catch (UnsupportedOperationException denied) {
+                return false;
+            } catch (NoSuchFieldException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
     private static Unsafe loadUnsafe() {
         try {
             Field theUnsafe = Unsafe.class.getDeclaredField("theUnsafe");

@@ -1,0 +1,17 @@
+package io.blit.queue;
+
+import io.blit.layout.LayoutVerifier;
+
+/** Child JVM main for {@link DenyModeDemoTest}: prints the layout of every message class of the queue tests. */
+public final class PrintMessageLayouts {
+    static final java.util.List<Class<?>> MESSAGES = java.util.List.of(MarketData.class, MixedSizes.class, Quote.class);
+
+    private PrintMessageLayouts() {
+    }
+
+    public static void main(String[] args) {
+        for (Class<?> message : MESSAGES) {
+            System.out.print(LayoutVerifier.verify(message).describe());
+        }
+    }
+}
