@@ -10,6 +10,7 @@ import io.blit.layout.shapes.Wide216;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * segment-API loop ({@link BlockEngine#objectToSegment}), an independent implementation whose every
  * access the FFM API bounds-checks, and the bytes around it must be left as they were.
  */
+// The word loop by address is sun.misc.Unsafe code: it cannot run where Unsafe memory access is denied
+// (the deny run covers GENERATED_FFM instead, EngineEquivalenceTest).
+@Tag("needs-unsafe")
 class WordLoopByAddressTest {
     private static final int GUARD = 16;
     private static final byte GUARD_BYTE = (byte) 0xA5;
