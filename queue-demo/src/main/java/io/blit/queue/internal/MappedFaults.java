@@ -15,7 +15,8 @@ import java.nio.file.Files;
  * {@link InternalError} ("a fault occurred in an unsafe memory access operation") is thrown at the thread's
  * next safepoint poll or VM transition, which in every case measured was before the queue method returned.
  * Exception: an interpreted {@code compareAndExchange} faults inside the VM and crashes it, which
- * {@link RecordHeader#compareAndExchange} avoids by loading the word first. Stateless (the two padding fields below are never written).
+ * {@link RecordHeader#compareAndExchange} avoids by loading the word first. Stateless (the two padding
+ * fields below are never written).
  */
 public final class MappedFaults {
     private static final String HOTSPOT_MESSAGE = "unsafe memory access";
@@ -34,7 +35,8 @@ public final class MappedFaults {
     /**
      * Throws, here and now, the {@link InternalError} of an access to mapped memory that faulted since the
      * thread's last safepoint poll, if any. Call it after a copy and before acting on it (stepping past a read
-     * record, committing a written one). Costs a plain call and return (a few ns), no JNI.
+     * record, committing a written one). Costs a plain call and return, no JNI (~20 ns a message less than the
+     * JNI call it replaced, docs/queue-design.md).
      *
      * <p>Why it works (HotSpot, JDK 25 sources): in JIT-compiled code a faulting access is skipped ("if the
      * instruction is a load it will return garbage", {@code SharedRuntime::handle_unsafe_access}) and the
@@ -52,11 +54,11 @@ public final class MappedFaults {
      *
      * <p>Never inlined, without JVM flags: C2 inlines a hot call only if the callee's bytecode is at most
      * {@code FreqInlineSize} (325 bytes; C1: {@code MaxInlineSize}, 35), and counts the whole method, not the
-     * path executed. This method's bytecode is about 770 bytes, almost all of it a branch never taken (an
+     * path executed. This method's bytecode is 773 bytes, almost all of it a branch never taken (an
      * array initializer guarded by {@link #padding}); the executed path is one static load, a test and the
      * return. {@code MappedFaultsTest} fails if the bytecode shrinks below twice the limit, and
      * {@code TruncatedUnderMappingTest} fails if a JDK stops delivering the fault here. Replaces a JNI call
-     * ({@code Adler32.update}), whose native-to-Java transition also delivered it, at ~30 ns a message.
+     * ({@code Adler32.update}), whose native-to-Java transition also delivered it.
      *
      * @throws InternalError the pending fault, if there is one
      */
