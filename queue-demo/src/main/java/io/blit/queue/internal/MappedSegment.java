@@ -2,7 +2,6 @@ package io.blit.queue.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.zip.Adler32;
 
 /**
  * One segment file mapped in a confined arena of the thread that created this object: the cursor of
@@ -17,7 +16,6 @@ public final class MappedSegment implements AutoCloseable {
     /** The arena this object owns and closes, or null for a {@link #view}. */
     private final Arena arena;
     private final MemorySegment segment;
-    private final Adler32 faultProbe = new Adler32();
 
     public MappedSegment(SegmentHeader.Info info) {
         this.info = info;
@@ -84,7 +82,7 @@ public final class MappedSegment implements AutoCloseable {
      * deferred (JIT-compiled code), here and now: {@link MappedFaults#surfacePending}.
      */
     public void surfacePendingFault() {
-        MappedFaults.surfacePending(faultProbe);
+        MappedFaults.surfacePending();
     }
 
     @Override
