@@ -246,6 +246,7 @@ public final class QueueCli {
 
     private static int tail(Options options, PrintStream out) {
         Path dir = existingQueue(options.dir());
+        requireMessageClass(dir, MarketData.class);
         long count = options.longValue("--count", Long.MAX_VALUE);
         if (count < 0) {
             throw new UsageException("--count must be >= 0");
@@ -413,6 +414,7 @@ public final class QueueCli {
 
     private static <T> int check(MessageType<T> type, Options options, PrintStream out) {
         Path dir = existingQueue(options.dir());
+        requireMessageClass(dir, type.type());
         try (BlitQueue<T> queue = BlitQueue.open(dir, type.type());
              Tailer<T> tailer = queue.tailer()) {
             T md = type.factory().get();
@@ -450,6 +452,21 @@ public final class QueueCli {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /**
+     * Refuses a queue written with another message class. The queue's default layout policy matches fields by
+     * name, which is meant for versions of one class (a field added, other JVM flags); a BookUpdate queue read as
+     * MarketData would share some field names and give a misleading result, so the tool names both classes.
+     */
+    private static void requireMessageClass(Path dir, Class<?> type) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir)) {
+            LayoutDescriptor stored = raw.descriptor();
+            if (stored != null && !stored.className().equals(type.getName())) {
+                throw new BadInputException("queue " + dir + " holds " + stored.className() + " messages, not "
+                        + type.getName() + " (--type selects the message class)");
+            }
+        }
+    }
 
     /** The directory of an existing queue, or a usage error naming what is missing. */
     private static Path existingQueue(Path dir) {
