@@ -13,12 +13,12 @@ public enum MessageKind {
     TC("tc", "trivially copyable BookUpdate") {
         @Override
         public MessageSender sender(Path dir, BlitQueue.Options options) {
-            return new BookUpdateEndpoints.Sender(dir, options);
+            return new CopyableEndpoints.Sender<>(CopyableEndpoints.BOOK_UPDATE, dir, options);
         }
 
         @Override
         public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
-            return new BookUpdateEndpoints.Receiver(dir, options);
+            return new CopyableEndpoints.Receiver<>(CopyableEndpoints.BOOK_UPDATE, dir, options);
         }
 
         @Override
@@ -47,12 +47,12 @@ public enum MessageKind {
     MARKET_DATA("md", "trivially copyable MarketData") {
         @Override
         public MessageSender sender(Path dir, BlitQueue.Options options) {
-            return new MarketDataEndpoints.Sender(dir, options);
+            return new CopyableEndpoints.Sender<>(CopyableEndpoints.MARKET_DATA, dir, options);
         }
 
         @Override
         public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
-            return new MarketDataEndpoints.Receiver(dir, options);
+            return new CopyableEndpoints.Receiver<>(CopyableEndpoints.MARKET_DATA, dir, options);
         }
 
         @Override
