@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  */
 final class LatencyCommand {
     static final String BENCH_HELP = """
-            Usage: bench [--kind tc|normal|md[,...]] [--mode thread|process] [--rate R] [--count N] [--runs K]
+            Usage: bench [--kind tc|normal|md|floor[,...]] [--mode thread|process] [--rate R] [--count N] [--runs K]
                          [--warmup W] [--wait busy|yield|park] [--pin] [--json FILE] [--dir D] [--segment-size B]
 
             End-to-end latency through a queue: a producer sends messages at a fixed rate, each carrying the
@@ -42,7 +42,10 @@ final class LatencyCommand {
 
               --kind K       tc: trivially copyable BookUpdate (one Blit copy each way, default)
                              normal: the same content as a normal object (Strings, Lists) via ObjectOutputStream
-                             md: trivially copyable MarketData; several kinds comma-separated, or "both" = tc,normal
+                             md: trivially copyable MarketData
+                             floor: no queue, one shared cache line per message through the same send and
+                             receive loops: what the harness and the machine cost by themselves
+                             several kinds comma-separated, or "both" = tc,normal
               --mode M       thread (default): producer and consumer threads in this JVM
                              process: a producer JVM and a consumer JVM (same java binary and class path)
               --rate R       messages per second (default 100000)
@@ -64,9 +67,11 @@ final class LatencyCommand {
             Runs the end-to-end latency comparison of BACKGROUND.md on this machine: a producer process and a
             consumer process on a queue in a temporary directory, first trivially copyable BookUpdates, then
             the same content as normal objects through ObjectOutputStream; prints both tables and the ratio of
-            the median latencies, then deletes its files. Takes under half a minute. It is "bench" with the
-            defaults --kind tc,normal --mode process --rate 100000 --warmup 50000 --runs 5 --count 20000;
-            every bench option may be given to change them (bench --help).""";
+            the median latencies, then deletes its files. Before them it measures the floor: the same send and
+            receive loops with no queue, one shared cache line per message, i.e. what the harness and the
+            machine cost by themselves, and prints what each kind adds to it. Takes under half a minute. It is
+            "bench" with the defaults --kind floor,tc,normal --mode process --rate 100000 --warmup 50000 --runs 5
+            --count 20000; every bench option may be given to change them (bench --help).""";
 
     static final List<String> VALUED = List.of("--kind", "--mode", "--rate", "--count", "--runs", "--warmup",
             "--wait", "--json", "--dir", "--segment-size");
@@ -85,7 +90,7 @@ final class LatencyCommand {
      */
     static int run(String command, QueueCli.Options options, PrintStream out, PrintStream err) {
         boolean demo = command.equals("demo");
-        List<MessageKind> kinds = kinds(options.value("--kind", demo ? "tc,normal" : "tc"));
+        List<MessageKind> kinds = kinds(options.value("--kind", demo ? "floor,tc,normal" : "tc"));
         String mode = options.value("--mode", demo ? "process" : "thread");
         if (!mode.equals("thread") && !mode.equals("process")) {
             throw new QueueCli.UsageException("--mode must be thread or process, got '" + mode + "'");
@@ -199,17 +204,29 @@ final class LatencyCommand {
         }
     }
 
-    /** Prints "median p50 ratio" lines: each other kind's median p50 over the first kind's. */
+    /**
+     * Prints "median p50 ratio" lines: each queue kind's median p50 over the trivially copyable kind's (or the first
+     * kind's), and with {@code floor}, what each queue kind adds to the floor's median p50.
+     */
     private static void printRatio(List<LatencyResult> results, PrintStream out) {
-        LatencyResult base = results.stream().filter(r -> r.kind() == MessageKind.TC).findFirst()
-                .orElse(results.getFirst());
-        for (LatencyResult other : results) {
+        List<LatencyResult> queued = results.stream().filter(r -> r.kind() != MessageKind.FLOOR).toList();
+        LatencyResult base = queued.stream().filter(r -> r.kind() == MessageKind.TC).findFirst()
+                .orElse(queued.isEmpty() ? null : queued.getFirst());
+        for (LatencyResult other : queued) {
             if (other != base) {
                 out.printf(Locale.ROOT, "median p50: %s %s us / %s %s us = %.1fx%n", other.kind().cliName(),
                         ReportTable.micros(Math.round(other.medianP50())), base.kind().cliName(),
                         ReportTable.micros(Math.round(base.medianP50())), other.medianP50() / base.medianP50());
             }
         }
+        results.stream().filter(r -> r.kind() == MessageKind.FLOOR).findFirst().ifPresent(floor -> {
+            for (LatencyResult other : queued) {
+                out.printf(Locale.ROOT, "median p50 over the floor: %s %s us - floor %s us = %s us added by the queue%n",
+                        other.kind().cliName(), ReportTable.micros(Math.round(other.medianP50())),
+                        ReportTable.micros(Math.round(floor.medianP50())),
+                        ReportTable.micros(Math.round(other.medianP50() - floor.medianP50())));
+            }
+        });
     }
 
     /**

@@ -59,6 +59,26 @@ public enum MessageKind {
         public long payloadBytes(long sequence) {
             return BlockCopier.of(MarketData.class).byteSize();
         }
+    },
+    /**
+     * No queue: one cache line per message through a shared mapped ring ({@link FloorEndpoints}), with the same send
+     * and receive loops: what the harness and the machine cost by themselves.
+     */
+    FLOOR("floor", "floor (no queue: one shared cache line per message)") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new FloorEndpoints.Sender(dir);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new FloorEndpoints.Receiver(dir);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return FloorEndpoints.payloadBytes();
+        }
     };
 
     private final String cliName;
@@ -69,7 +89,7 @@ public enum MessageKind {
         this.description = description;
     }
 
-    /** The name on the command line and in the JSON: {@code tc}, {@code normal}, {@code md}. */
+    /** The name on the command line and in the JSON: {@code tc}, {@code normal}, {@code md}, {@code floor}. */
     public String cliName() {
         return cliName;
     }
@@ -79,10 +99,10 @@ public enum MessageKind {
         return description;
     }
 
-    /** Opens (creating if needed) the queue in {@code dir} and an appender on it. */
+    /** Opens (creating if needed) the queue in {@code dir} and an appender on it ({@link #FLOOR}: its ring). */
     public abstract MessageSender sender(Path dir, BlitQueue.Options options);
 
-    /** Opens (creating if needed) the queue in {@code dir} and a tailer at its start. */
+    /** Opens (creating if needed) the queue in {@code dir} and a tailer at its start ({@link #FLOOR}: its ring). */
     public abstract MessageReceiver receiver(Path dir, BlitQueue.Options options);
 
     /** The payload size of message {@code sequence} (for the serialised kind, measured by serialising it). */

@@ -61,6 +61,21 @@ class LatencyCommandTest {
     }
 
     @Test
+    void benchWithTheFloorPrintsWhatTheQueueAddsToIt() {
+        Result bench = run("bench", "--kind", "floor,tc", "--rate", "20000", "--count", "500", "--runs", "1",
+                "--warmup", "500");
+        assertEquals(0, bench.code(), bench.out() + bench.err());
+        List<String> lines = bench.lines();
+        assertEquals(2, lines.stream().filter(l -> l.startsWith("Percentile ")).count(), bench.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("floor (no queue: one shared cache line per message), thread mode")),
+                bench.out());
+        assertTrue(lines.stream().anyMatch(l -> l.matches(
+                "median p50 over the floor: tc \\S+ us - floor \\S+ us = -?\\S+ us added by the queue")), bench.out());
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("median p50: ")), "the floor is no queue to take a ratio of: "
+                + bench.out());
+    }
+
+    @Test
     void demoTakesBenchOptionsAndRunsProcesses() throws IOException {
         Path queues = Files.createDirectories(tmp.resolve("queues"));
         Result demo = run("demo", "--kind", "tc", "--rate", "20000", "--count", "500", "--runs", "1",

@@ -44,7 +44,7 @@ class HarnessTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = MessageKind.class, names = {"TC", "NORMAL"})
+    @EnumSource(value = MessageKind.class, names = {"TC", "NORMAL", "FLOOR"})
     void processModeRunsProducerAndConsumerJvms(MessageKind kind) throws Exception {
         List<Process> live = Collections.synchronizedList(new ArrayList<>());
         Path work = Files.createDirectories(dir.resolve("work"));

@@ -87,12 +87,29 @@ class MessageKindsTest {
     }
 
     @Test
+    void floorReceiverLappedBySenderFailsInsteadOfReportingWrongFigures() {
+        BlitQueue.Options options = BlitQueue.Options.defaults();
+        try (MessageSender sender = MessageKind.FLOOR.sender(dir, options);
+             MessageReceiver receiver = MessageKind.FLOOR.receiver(dir, options)) {
+            sender.send(0, 10);
+            assertTrue(receiver.poll());
+            for (long s = 1; s <= FloorEndpoints.SLOTS + 1; s++) {
+                sender.send(s, 10 + s);
+            }
+            IllegalStateException e = assertThrows(IllegalStateException.class, receiver::poll);
+            assertTrue(e.getMessage().contains("overrun") && e.getMessage().contains("message " + (FloorEndpoints.SLOTS + 1)),
+                    e.getMessage());
+        }
+    }
+
+    @Test
     void parsesCommandLineNamesAndNamesTheValidOnes() {
         assertEquals(MessageKind.TC, MessageKind.parse("tc"));
         assertEquals(MessageKind.NORMAL, MessageKind.parse("normal"));
         assertEquals(MessageKind.MARKET_DATA, MessageKind.parse("md"));
+        assertEquals(MessageKind.FLOOR, MessageKind.parse("floor"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MessageKind.parse("fast"));
-        assertTrue(e.getMessage().contains("'fast'") && e.getMessage().contains("tc, normal, md"), e.getMessage());
+        assertTrue(e.getMessage().contains("'fast'") && e.getMessage().contains("tc, normal, md, floor"), e.getMessage());
     }
 
     @Test
@@ -101,5 +118,6 @@ class MessageKindsTest {
         assertTrue(size > 192 && size < 2048, "ObjectOutputStream bytes of a NormalBookUpdate: " + size);
         assertEquals(192, MessageKind.TC.payloadBytes(0));
         assertEquals(144, MessageKind.MARKET_DATA.payloadBytes(0));
+        assertEquals(16, MessageKind.FLOOR.payloadBytes(0));
     }
 }
