@@ -81,19 +81,25 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final RetentionPolicy retention;
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
     private final SegmentPreparer preparer;
+    private final boolean prepareNextFile;
     private boolean closed;
 
     /**
      * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
      *
-     * @param segmentSize  bytes of each new segment file
-     * @param abandonGrace how long a CLAIMED record may stay so before a tailer checks whether its claimer died
-     * @param layoutPolicy how tailers read files written under another layout than the message class's
-     *                     (appenders never write into such files)
-     * @param retention    which old files appenders of this queue object delete when they roll ({@link RetentionPolicy})
+     * @param segmentSize     bytes of each new segment file
+     * @param abandonGrace    how long a CLAIMED record may stay so before a tailer checks whether its claimer died
+     * @param layoutPolicy    how tailers read files written under another layout than the message class's
+     *                        (appenders never write into such files)
+     * @param retention       which old files appenders of this queue object delete when they roll ({@link RetentionPolicy})
+     * @param prepareNextFile whether an appender entering a file of a message-class queue has the next file created and
+     *                        zero-filled by a background thread (default true: a roll then costs a link and a mapping,
+     *                        docs/queue-performance.md). Turn it off where the files are sized so that no roll happens
+     *                        in a latency-critical session: the preparation is a burst of CPU and page-cache work
+     *                        (about 0.2 s per GiB here) that competes with spinning threads on a machine with few cores
      */
     public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
-                          RetentionPolicy retention) {
+                          RetentionPolicy retention, boolean prepareNextFile) {
         /**
          * @throws IllegalArgumentException if the segment size is below {@link SegmentHeader#MIN_SEGMENT_SIZE}
          *                                  (12288) or not a multiple of 4096, or the grace is negative
@@ -111,6 +117,11 @@ public final class BlitQueue<T> implements AutoCloseable {
             Objects.requireNonNull(retention, "retention");
         }
 
+        /** Options that prepare the next file in the background. */
+        public Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy, RetentionPolicy retention) {
+            this(segmentSize, abandonGrace, layoutPolicy, retention, true);
+        }
+
         /** Options with the default {@link LayoutPolicy#TRANSLATE} that keep every file. */
         public Options(long segmentSize, Duration abandonGrace) {
             this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE, RetentionPolicy.keepAll());
@@ -126,30 +137,38 @@ public final class BlitQueue<T> implements AutoCloseable {
             this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE, retention);
         }
 
-        /** 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated; every file kept. */
+        /**
+         * 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated; every
+         * file kept; the next file prepared in the background.
+         */
         public static Options defaults() {
             return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE,
-                    RetentionPolicy.keepAll());
+                    RetentionPolicy.keepAll(), true);
         }
 
         /** These options with another segment size (for a new queue). */
         public Options segmentSize(long bytes) {
-            return new Options(bytes, abandonGrace, layoutPolicy, retention);
+            return new Options(bytes, abandonGrace, layoutPolicy, retention, prepareNextFile);
         }
 
         /** These options with another grace period before a tailer checks whether a claimer died. */
         public Options abandonGrace(Duration grace) {
-            return new Options(segmentSize, grace, layoutPolicy, retention);
+            return new Options(segmentSize, grace, layoutPolicy, retention, prepareNextFile);
         }
 
         /** These options with another policy for reading files written under another layout. */
         public Options layoutPolicy(LayoutPolicy policy) {
-            return new Options(segmentSize, abandonGrace, policy, retention);
+            return new Options(segmentSize, abandonGrace, policy, retention, prepareNextFile);
         }
 
         /** These options with another retention policy (applied by appenders when they roll). */
         public Options retention(RetentionPolicy policy) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, policy);
+            return new Options(segmentSize, abandonGrace, layoutPolicy, policy, prepareNextFile);
+        }
+
+        /** These options with the background preparation of the next file turned on or off. */
+        public Options prepareNextFile(boolean prepare) {
+            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepare);
         }
     }
 
@@ -185,6 +204,7 @@ public final class BlitQueue<T> implements AutoCloseable {
             throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
         }
         this.preparer = new SegmentPreparer(dir, segmentSize, descriptor);
+        this.prepareNextFile = options.prepareNextFile();
     }
 
     /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
@@ -372,9 +392,14 @@ public final class BlitQueue<T> implements AutoCloseable {
         return reader != null ? reader : readerOf(info);
     }
 
-    /** Starts preparing the file of {@code firstIndex} in the background (see {@link SegmentPreparer}). */
+    /**
+     * Starts preparing the file of {@code firstIndex} in the background (see {@link SegmentPreparer}), unless the
+     * options turned preparation off.
+     */
     void prepareFile(long firstIndex) {
-        preparer.request(firstIndex);
+        if (prepareNextFile) {
+            preparer.request(firstIndex);
+        }
     }
 
     /** Validated header of the existing file of {@code firstIndex}. */

@@ -236,4 +236,35 @@ class QueueRoundTripTest {
                     "closing the queue deletes the unpublished preparation");
         }
     }
+
+    @Test
+    void withPreparationOffNothingIsPreparedAndTheRollCreatesTheNextFile() throws Exception {
+        int perFile = (int) ((SMALL.segmentSize() - io.blit.queue.internal.SegmentHeader.RECORDS_START) / 152);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, SMALL.prepareNextFile(false))) {
+            Appender<MarketData> appender = queue.appender();
+            MarketData out = new MarketData();
+            appender.append(out.fillFor(0, 0));
+            // A preparation, had one been requested, would be a live thread of this name or (finished) a temporary.
+            assertTrue(Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.getName().equals("blit-queue-prepare-" + perFile)), "no preparation thread");
+            assertEquals(List.of(), temporaries(), "no prepared temporary");
+            for (long n = 1; n < perFile + 5; n++) {
+                assertEquals(n, appender.append(out.fillFor(n, n)));
+            }
+            assertArrayEquals(new long[] {0, perFile}, SegmentFiles.list(dir));
+            Tailer<MarketData> tailer = queue.tailer();
+            MarketData in = new MarketData();
+            for (long n = 0; n < perFile + 5; n++) {
+                assertTrue(tailer.readNext(in), "message " + n);
+                assertTrue(in.isConsistentFor(n), "message " + n);
+            }
+            assertFalse(tailer.readNext(in));
+        }
+    }
+
+    private List<String> temporaries() throws java.io.IOException {
+        try (var files = java.nio.file.Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(name -> name.contains(".tmp-")).toList();
+        }
+    }
 }

@@ -61,9 +61,20 @@ public record RunPlan(MessageKind kind, long rate, long warmup, long count, int 
         return offsetNanos(total());
     }
 
-    /** The queue options of this plan (its segment size, the default abandon grace). */
+    /**
+     * The queue options of this plan: its segment size, the default abandon grace, and the background preparation of
+     * the next file only if the run may need one. When the whole run fits in the first file (the harness's default
+     * size, {@link #fitsOneFile()}), preparing a second one would only be a burst of zero-filling in a third thread
+     * while the producer and consumer spin (on a 2-CPU machine it took a core from one of them in the first runs).
+     */
     public BlitQueue.Options queueOptions() {
-        return BlitQueue.Options.defaults().segmentSize(segmentSize);
+        return BlitQueue.Options.defaults().segmentSize(segmentSize).prepareNextFile(!fitsOneFile());
+    }
+
+    /** Whether all {@link #total()} messages fit in one segment file of {@link #segmentSize()} bytes. */
+    public boolean fitsOneFile() {
+        long record = (8 + kind.payloadBytes(total()) + 7) & ~7L;
+        return 8192 + (double) record * total() <= segmentSize;
     }
 
     /** The same plan for another kind. */

@@ -39,6 +39,17 @@ class HarnessTest {
     }
 
     @Test
+    void aRunThatFitsInOneFilePreparesNoSecondOne() {
+        RunPlan fits = new RunPlan(MessageKind.TC, 100_000, 1_000, 1_000, 2, WaitStrategy.BUSY_SPIN, 1L << 20);
+        assertTrue(fits.fitsOneFile(), "3,000 records of 200 bytes in 1 MiB");
+        assertEquals(false, fits.queueOptions().prepareNextFile());
+        RunPlan rolls = new RunPlan(MessageKind.TC, 100_000, 1_000, 1_000, 2, WaitStrategy.BUSY_SPIN, 64L << 10);
+        assertEquals(false, rolls.fitsOneFile(), "3,000 records of 200 bytes in 64 KiB");
+        assertTrue(rolls.queueOptions().prepareNextFile());
+        assertEquals(1L << 20, fits.queueOptions().segmentSize());
+    }
+
+    @Test
     void threadModeWorksWithParkingConsumer() throws Exception {
         assertSane(ThreadMode.run(small(MessageKind.TC, WaitStrategy.PARK), dir.resolve("q")), MessageKind.TC, "thread");
     }
