@@ -12,6 +12,7 @@ import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -22,7 +23,8 @@ import java.util.Objects;
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
- *   <li><b>Single-threaded.</b> A tailer belongs to the thread of its first read: it maps files in an arena
+ *   <li><b>Single-threaded.</b> A tailer belongs to the thread of its first read (or {@link #pretouch}): it maps
+ *       files in an arena
  *       confined to that thread; use from another thread, {@link #close()} included, throws
  *       {@link WrongThreadException}. It may be created in one thread and handed to another before its first read.</li>
  *   <li><b>Ordering.</b> The header word is loaded with acquire; seeing COMMITTED, the tailer sees the whole payload
@@ -48,7 +50,11 @@ import java.util.Objects;
  * @param <T> the message class ({@link Void} for a raw queue)
  */
 public final class Tailer<T> implements AutoCloseable {
+    /** The page size {@link #pretouch} steps by (4 KiB base pages). */
+    private static final long PAGE = 4096;
     private final BlitQueue<T> queue;
+    /** Sum of the words {@link #pretouch} loaded; written only so that the loads are not dead code. */
+    private long touched;
     private final long ownPid = ProcessHandle.current().pid() & RecordHeader.PID_MASK;
     private long fileFirst;
     private long position;
@@ -236,6 +242,47 @@ public final class Tailer<T> implements AutoCloseable {
             if (readNext(into)) {
                 return true;
             }
+        }
+    }
+
+    /**
+     * Touches, for reading, the pages of the current segment file from this tailer's position up to {@code bytes}
+     * bytes ahead (at most to the file's end), so that the reads that later reach them take no page fault (the first
+     * read of a page of a mapping faults; the kernel then maps up to 16 pages that are in the page cache at once).
+     * Call it from the tailer's thread before a latency-critical period; pages not yet written are mapped too and
+     * later writes by appenders need no new fault here. Maps the current file if nothing was read yet; later files
+     * are not touched. Changes nothing in the file.
+     *
+     * @param bytes how far ahead to touch, >= 0
+     * @return the number of bytes of the file covered (less than {@code bytes} at the file's end)
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     * @throws IllegalStateException    if this tailer is closed
+     * @throws WrongThreadException     if called from another thread than the one this tailer belongs to
+     * @throws QueueCorruptedException  if the mapped file was truncated under this tailer
+     * @throws MessagesDeletedException if the current file was deleted by retention before it was mapped
+     */
+    public long pretouch(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
+        }
+        if (closed) {
+            throw QueueErrors.closed("tailer", queue.directory());
+        }
+        try {
+            if (file == null) {
+                file = map(queue, fileFirst, index);
+            }
+            MemorySegment segment = file.segment();
+            long end = position + Math.min(bytes, file.size() - position);
+            long sum = 0;
+            for (long page = position & -PAGE; page < end; page += PAGE) {
+                sum += segment.get(ValueLayout.JAVA_LONG, page);
+            }
+            touched = sum; // keeps the loads: the JIT may drop loads whose values are unused
+            file.surfacePendingFault();
+            return end - position;
+        } catch (InternalError e) {
+            throw MappedFaults.translate(e, file, position, false);
         }
     }
 

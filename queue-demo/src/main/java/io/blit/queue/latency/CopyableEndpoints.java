@@ -63,6 +63,11 @@ final class CopyableEndpoints {
         }
 
         @Override
+        public void pretouch(long bytes) {
+            appender.pretouch(bytes);
+        }
+
+        @Override
         public void close() {
             try {
                 appender.close();
@@ -88,6 +93,11 @@ final class CopyableEndpoints {
         @Override
         public boolean poll() {
             return tailer.readNext(message);
+        }
+
+        @Override
+        public void pretouch(long bytes) {
+            tailer.pretouch(bytes);
         }
 
         @Override

@@ -37,6 +37,7 @@ final class FloorEndpoints {
     /** Slot layout: the sequence plus one (0 = never written) at 0, the intended send time at 8. */
     private static final long MARK = 0;
     private static final long INTENDED = 8;
+    private static final long PAGE = 4096;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private FloorEndpoints() {
@@ -78,6 +79,14 @@ final class FloorEndpoints {
             ring = map(dir, arena);
         }
 
+        /** Writes the ring's first word of every page, as 0, before any send: the ring is still all zeros then. */
+        @Override
+        public void pretouch(long bytes) {
+            for (long page = 0; page < Math.min(bytes, FILE_BYTES); page += PAGE) {
+                ring.set(ValueLayout.JAVA_LONG, page, 0L);
+            }
+        }
+
         @Override
         public void send(long sequence, long intendedNanos) {
             long at = slot(sequence);
@@ -106,6 +115,17 @@ final class FloorEndpoints {
          * @throws IllegalStateException if the slot of the next message already holds a later one (the sender
          *                               lapped this receiver)
          */
+        @Override
+        public void pretouch(long bytes) {
+            long sum = 0;
+            for (long page = 0; page < Math.min(bytes, FILE_BYTES); page += PAGE) {
+                sum += ring.get(ValueLayout.JAVA_LONG, page);
+            }
+            if (sum != 0) {
+                throw new IllegalStateException("the floor ring in use before the run: it must be new");
+            }
+        }
+
         @Override
         public boolean poll() {
             long at = slot(next);

@@ -55,6 +55,7 @@ public final class LatencyChild {
                 throw new IllegalStateException("the queue in " + dir + " is not new: it already holds messages");
             }
             QueuePrefault.prefault(dir, QueuePrefault.bytesNeeded(plan));
+            receiver.pretouch(QueuePrefault.bytesNeeded(plan));
             HistogramFiles.writeAtomically(ready, Long.toString(ProcessHandle.current().pid()));
             long start = System.nanoTime();
             long giveUpAfter = READY_TIMEOUT_NANOS + 2 * plan.durationNanos() + SLACK_NANOS;
@@ -72,6 +73,7 @@ public final class LatencyChild {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
         try (MessageSender sender = plan.kind().sender(dir, plan.queueOptions())) {
+            sender.pretouch(QueuePrefault.bytesNeeded(plan));
             SendLoop.run(sender, plan, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1));
         }
     }

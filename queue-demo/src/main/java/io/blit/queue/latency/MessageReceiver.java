@@ -12,6 +12,12 @@ public interface MessageReceiver extends AutoCloseable {
      */
     boolean poll();
 
+    /**
+     * Touches (for reading) the first {@code bytes} bytes this receiver will read, in the receiving thread, so that the
+     * measured reads take no page fault ({@link io.blit.queue.Tailer#pretouch}). Called once before the schedule.
+     */
+    void pretouch(long bytes);
+
     /** The sequence number of the message last read. */
     long sequence();
 

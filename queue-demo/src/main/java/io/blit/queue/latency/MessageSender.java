@@ -9,6 +9,12 @@ public interface MessageSender extends AutoCloseable {
     /** Builds message {@code sequence} (its kind's deterministic content) with {@code intendedNanos} and appends it. */
     void send(long sequence, long intendedNanos);
 
+    /**
+     * Touches (for writing) the first {@code bytes} bytes this sender will write, in the sending thread, so that the
+     * measured sends take no page fault ({@link io.blit.queue.Appender#pretouch}). Called once before the schedule.
+     */
+    void pretouch(long bytes);
+
     /** Closes the appender and the queue (in the sending thread). */
     @Override
     void close();

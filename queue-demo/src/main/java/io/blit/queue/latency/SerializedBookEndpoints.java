@@ -70,6 +70,11 @@ final class SerializedBookEndpoints {
         }
 
         @Override
+        public void pretouch(long bytes) {
+            appender.pretouch(bytes);
+        }
+
+        @Override
         public void close() {
             try {
                 appender.close();
@@ -89,6 +94,11 @@ final class SerializedBookEndpoints {
         Receiver(Path dir, BlitQueue.Options options) {
             queue = BlitQueue.openRaw(dir, options);
             tailer = queue.tailer();
+        }
+
+        @Override
+        public void pretouch(long bytes) {
+            tailer.pretouch(bytes);
         }
 
         @Override

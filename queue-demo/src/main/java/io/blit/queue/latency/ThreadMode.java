@@ -11,9 +11,10 @@ import org.HdrHistogram.Histogram;
 /**
  * Cross-thread mode: the consumer polls in a new platform thread, the producer sends in the calling thread, both
  * on one queue in {@code dir} (each with its own {@code BlitQueue}, appender or tailer, as two services in one JVM
- * would). The consumer opens its tailer, maps the first file and warms it ({@link QueuePrefault}) before the
- * producer starts. Not pinned: a Java
- * thread cannot be pinned to a CPU without native code; on a 2-CPU machine the two spinning threads occupy both.
+ * would). The consumer opens its tailer, brings the file's pages into the page cache ({@link QueuePrefault}) and
+ * maps them in its own mapping ({@link MessageReceiver#pretouch}) before the producer starts; the producer maps them
+ * for writing ({@link MessageSender#pretouch}) before its schedule starts, so no measured message waits for a page
+ * fault. Not pinned: a Java thread cannot be pinned to a CPU without native code; on a 2-CPU machine the two spinning threads occupy both.
  */
 public final class ThreadMode {
     /** Extra time the consumer waits beyond the schedule before giving up. */
@@ -40,6 +41,7 @@ public final class ThreadMode {
                     throw new IllegalStateException("the queue in " + dir + " is not new: it already holds messages");
                 }
                 QueuePrefault.prefault(dir, QueuePrefault.bytesNeeded(plan));
+                receiver.pretouch(QueuePrefault.bytesNeeded(plan));
                 long start = System.nanoTime();
                 ready.countDown();
                 histograms.set(ReceiveLoop.run(receiver, plan,
@@ -54,6 +56,7 @@ public final class ThreadMode {
         ready.await();
         if (consumerFailure.get() == null) {
             try (MessageSender sender = plan.kind().sender(dir, plan.queueOptions())) {
+                sender.pretouch(QueuePrefault.bytesNeeded(plan));
                 SendLoop.run(sender, plan, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1),
                         () -> consumerFailure.get() != null);
             } catch (RuntimeException | Error e) {

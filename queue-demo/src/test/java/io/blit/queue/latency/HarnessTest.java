@@ -97,6 +97,10 @@ class HarnessTest {
             }
 
             @Override
+            public void pretouch(long bytes) {
+            }
+
+            @Override
             public void close() {
             }
         };
@@ -211,6 +215,10 @@ class HarnessTest {
         FakeReceiver(long[] sequences, long offset) {
             this.sequences = sequences;
             this.offset = offset;
+        }
+
+        @Override
+        public void pretouch(long bytes) {
         }
 
         @Override
