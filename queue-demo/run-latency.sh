@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The full end-to-end latency run of issue 5 (README, "End-to-end latency"): at 100,000 messages/s,
-# 50,000 warm-up + 5 runs x 200,000 messages, the floor (no queue), trivially copyable and normal-object
+# 200,000 warm-up + 5 runs x 200,000 messages, the floor (no queue), trivially copyable and normal-object
 # BookUpdates, first cross-thread, then cross-process. Writes queue-demo/results/latency-{thread,process}.{json,svg} and the
 # console output with the machine's load to queue-demo/results/latency.txt.
 #
@@ -28,7 +28,7 @@ out="$results/latency.txt"
     echo "# uptime before: $(uptime)"
     for mode in thread process; do
         ./mvnw -q -B -DskipTests -pl queue-demo -am -Platency \
-            -Dlatency.args="bench --kind floor,tc,normal --mode $mode --rate 100000 --warmup 50000 --runs 5 --count $count --json $results/latency-$mode.json" \
+            -Dlatency.args="bench --kind floor,tc,normal --mode $mode --rate 100000 --warmup 200000 --runs 5 --count $count --json $results/latency-$mode.json" \
             package
         echo
     done
