@@ -225,9 +225,14 @@ final class LatencyCommand {
                 out.printf(Locale.ROOT, "median p50 over the floor: %s %s us - floor %s us = %s us added by the queue%n",
                         other.kind().cliName(), ReportTable.micros(Math.round(other.medianP50())),
                         ReportTable.micros(Math.round(floor.medianP50())),
-                        ReportTable.micros(Math.round(other.medianP50() - floor.medianP50())));
+                        signedMicros(Math.round(other.medianP50() - floor.medianP50())));
             }
         });
+    }
+
+    /** {@link ReportTable#micros} with a minus sign for a negative difference (a loaded machine can make one). */
+    private static String signedMicros(long nanos) {
+        return nanos < 0 ? "-" + ReportTable.micros(-nanos) : ReportTable.micros(nanos);
     }
 
     /**
