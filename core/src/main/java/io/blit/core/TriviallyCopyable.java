@@ -45,7 +45,7 @@ public abstract class TriviallyCopyable {
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final long byteSize() {
-        return path().copier().byteSize();
+        return path().length(); // a constant where the call site folds
     }
 
     /**
