@@ -17,12 +17,13 @@ import java.util.Arrays;
  * {@code ClassValue}.
  *
  * <p>In front of the table, {@link #invoker()} is a call site whose target tests the first
- * {@value #MAX_GUARDS} cached classes one by one and returns each one's copier as a constant, falling
- * back to the table. Held in a {@code static final} field and called with {@code invokeExact}, the JIT
+ * {@value #MAX_GUARDS} cached classes one by one and returns each one's {@link CopyPath} as a
+ * constant, falling back to the table. Held in a {@code static final} field and called with {@code invokeExact}, the JIT
  * inlines it; where it knows the exact class of the object (a final class, as MarketData), the test
  * folds away and the copier's {@link CopyPath}, its length and its codec become constants, so the
- * per-call lookup costs nothing (docs/copy-engine.md, "Speed targets of issue 3"). Each new guard re-targets the call site,
- * which deoptimises the code that inlined it: that happens at most {@value #MAX_GUARDS} times.
+ * per-call lookup costs nothing (docs/copy-engine.md, "Speed targets of issue 3"). Each new guard
+ * re-targets the call site, which deoptimises the code that inlined it: that happens at most
+ * {@value #MAX_GUARDS} times.
  *
  * <p>Thread-safe: readers see either an old or the new table, each immutable and safely published
  * through final fields; writers are serialised. A stale or lost update only costs a miss. A thread that
