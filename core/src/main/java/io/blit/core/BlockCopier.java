@@ -125,6 +125,8 @@ public final class BlockCopier<T> {
     private final int length;
     /** Whether segments confined to the calling thread are addressed directly (needs Unsafe; not GENERATED_FFM). */
     private final boolean byAddress;
+    /** The same length, byAddress and codec as a record, for TriviallyCopyable's constant call site. */
+    private final CopyPath path;
 
     private BlockCopier(Class<T> type, BlockLayout layout, CopyEngine engine, BlockCodec codec) {
         this.type = type;
@@ -133,6 +135,7 @@ public final class BlockCopier<T> {
         this.codec = codec;
         this.length = layout.length();
         this.byAddress = engine != CopyEngine.GENERATED_FFM;
+        this.path = new CopyPath(this, length, byAddress, codec);
     }
 
     private static BlockCodec wordLoop(BlockLayout layout) {
@@ -298,23 +301,25 @@ public final class BlockCopier<T> {
         }
     }
 
-    /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
-    void writeExact(Object source, MemorySegment target, long offset) {
-        checkBounds(Objects.requireNonNull(target, "segment"), offset, length);
-        write(source, target, offset);
+    /** This copier's per-call values as a record, for {@link TriviallyCopyable} (see {@link CopyPath}). */
+    CopyPath path() {
+        return path;
     }
 
-    /** For {@link TriviallyCopyable}, whose instances are of this exact class by construction. */
-    void readExact(MemorySegment source, long offset, Object target) {
-        checkBounds(Objects.requireNonNull(source, "segment"), offset, length);
-        read(source, offset, target);
+    private void write(Object source, MemorySegment target, long offset) {
+        write(codec, byAddress, source, target, offset);
+    }
+
+    private void read(MemorySegment source, long offset, Object target) {
+        read(codec, byAddress, source, offset, target);
     }
 
     /**
      * After the bounds check: one direct copy when the engine may and the segment is confined to this
-     * thread (checked once, docs/copy-engine.md), else the checked accessors.
+     * thread (checked once, docs/copy-engine.md), else the checked accessors. Static, so that
+     * {@link CopyPath} shares it with constant arguments.
      */
-    private void write(Object source, MemorySegment target, long offset) {
+    static void write(BlockCodec codec, boolean byAddress, Object source, MemorySegment target, long offset) {
         if (byAddress && ConfinedAccess.addressable(target, true)) {
             codec.writeRaw(source, target.address() + offset);
         } else {
@@ -322,7 +327,8 @@ public final class BlockCopier<T> {
         }
     }
 
-    private void read(MemorySegment source, long offset, Object target) {
+    /** The mirror image of {@link #write(BlockCodec, boolean, Object, MemorySegment, long)}. */
+    static void read(BlockCodec codec, boolean byAddress, MemorySegment source, long offset, Object target) {
         if (byAddress && ConfinedAccess.addressable(source, false)) {
             codec.readRaw(source.address() + offset, target);
         } else {
@@ -352,7 +358,7 @@ public final class BlockCopier<T> {
         return (long) count * length; // cannot overflow: count < 2^31, length < 2^31
     }
 
-    private static void checkBounds(MemorySegment segment, long offset, long size) {
+    static void checkBounds(MemorySegment segment, long offset, long size) {
         long capacity = segment.byteSize();
         if (offset < 0 || offset > capacity - size) {
             throw CopyErrors.outOfBounds(offset, size, capacity);

@@ -17,12 +17,13 @@ import java.util.Arrays;
  * {@code ClassValue}.
  *
  * <p>In front of the table, {@link #invoker()} is a call site whose target tests the first
- * {@value #MAX_GUARDS} cached classes one by one and returns each one's copier as a constant, falling
- * back to the table. Held in a {@code static final} field and called with {@code invokeExact}, the JIT
+ * {@value #MAX_GUARDS} cached classes one by one and returns each one's {@link CopyPath} as a
+ * constant, falling back to the table. Held in a {@code static final} field and called with {@code invokeExact}, the JIT
  * inlines it; where it knows the exact class of the object (a final class, as MarketData), the test
- * folds away and the copier, its length and its codec become constants, so the per-call lookup costs
- * nothing (docs/copy-engine.md, "Speed targets of issue 3"). Each new guard re-targets the call site,
- * which deoptimises the code that inlined it: that happens at most {@value #MAX_GUARDS} times.
+ * folds away and the copier's {@link CopyPath}, its length and its codec become constants, so the
+ * per-call lookup costs nothing (docs/copy-engine.md, "Speed targets of issue 3"). Each new guard
+ * re-targets the call site, which deoptimises the code that inlined it: that happens at most
+ * {@value #MAX_GUARDS} times.
  *
  * <p>Thread-safe: readers see either an old or the new table, each immutable and safely published
  * through final fields; writers are serialised. A stale or lost update only costs a miss. A thread that
@@ -34,19 +35,21 @@ final class CopierCache {
     static final int MAX_GUARDS = 8;
     private static final MethodHandle SAME_CLASS;
     private static final MethodHandle TABLE_GET;
+    private static final MethodHandle PATH_OF_COPIER;
 
     static {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         try {
             SAME_CLASS = lookup.findStatic(CopierCache.class, "sameClass", MethodType.methodType(boolean.class, Class.class, Class.class));
             TABLE_GET = lookup.findVirtual(CopierCache.class, "get", MethodType.methodType(BlockCopier.class, Class.class));
+            PATH_OF_COPIER = lookup.findVirtual(BlockCopier.class, "path", MethodType.methodType(CopyPath.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** {@code (Class)BlockCopier}: guards for the first cached classes, then {@link #get}. */
-    private final MutableCallSite site = new MutableCallSite(TABLE_GET.bindTo(this));
+    /** {@code (Class)CopyPath}: guards for the first cached classes, then {@link #get}'s copier's path. */
+    private final MutableCallSite site = new MutableCallSite(MethodHandles.filterReturnValue(TABLE_GET.bindTo(this), PATH_OF_COPIER));
     /** Guards installed so far; written only under this object's lock (in {@link #add}). */
     private int guards;
 
@@ -63,8 +66,9 @@ final class CopierCache {
     private Table table = new Table(new Class<?>[16], new BlockCopier<?>[16]);
 
     /**
-     * A method handle of type {@code (Class)BlockCopier} giving the same copier as {@link #get}. To be
-     * inlined it must be held in a {@code static final} field and called with {@code invokeExact}.
+     * A method handle of type {@code (Class)CopyPath} giving the {@link BlockCopier#path() path} of the
+     * same copier as {@link #get}. To be inlined it must be held in a {@code static final} field and
+     * called with {@code invokeExact}.
      */
     MethodHandle invoker() {
         return site.dynamicInvoker();
@@ -126,13 +130,17 @@ final class CopierCache {
         }
     }
 
-    /** Puts a test for {@code type} in front of the call site's current target, up to {@link #MAX_GUARDS}. */
+    /**
+     * Puts a test for {@code type} in front of the call site's current target, up to {@link #MAX_GUARDS}.
+     * A hit returns the copier's {@link CopyPath} as a constant: a record, whose final fields the JIT
+     * trusts, so that its length and codec become constants too.
+     */
     private void guard(Class<?> type, BlockCopier<?> copier) {
         if (guards >= MAX_GUARDS) {
             return;
         }
         MethodHandle test = MethodHandles.insertArguments(SAME_CLASS, 0, type);
-        MethodHandle hit = MethodHandles.dropArguments(MethodHandles.constant(BlockCopier.class, copier), 0, Class.class);
+        MethodHandle hit = MethodHandles.dropArguments(MethodHandles.constant(CopyPath.class, copier.path()), 0, Class.class);
         site.setTarget(MethodHandles.guardWithTest(test, hit, site.getTarget()));
         guards++;
     }

@@ -33,7 +33,7 @@ public abstract class TriviallyCopyable {
     /** The per-call class lookup, faster than ClassValue alone (see CopierCache). */
     private static final CopierCache COPIERS = new CopierCache();
     /** COPIERS as a constant call site the JIT inlines (and folds, for a class it knows exactly). */
-    private static final MethodHandle COPIER_OF = COPIERS.invoker();
+    private static final MethodHandle PATH_OF = COPIERS.invoker();
 
     /** For subclasses. */
     protected TriviallyCopyable() {
@@ -45,7 +45,7 @@ public abstract class TriviallyCopyable {
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final long byteSize() {
-        return copier().byteSize();
+        return path().length(); // a constant where the call site folds
     }
 
     /**
@@ -54,7 +54,7 @@ public abstract class TriviallyCopyable {
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final BlockLayout layout() {
-        return copier().layout();
+        return path().copier().layout();
     }
 
     /**
@@ -68,7 +68,7 @@ public abstract class TriviallyCopyable {
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final void writeTo(MemorySegment segment, long offset) {
-        copier().writeExact(this, segment, offset);
+        path().write(this, segment, offset);
     }
 
     /**
@@ -81,12 +81,12 @@ public abstract class TriviallyCopyable {
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final void readFrom(MemorySegment segment, long offset) {
-        copier().readExact(segment, offset, this);
+        path().read(segment, offset, this);
     }
 
-    private BlockCopier<?> copier() {
+    private CopyPath path() {
         try {
-            return (BlockCopier<?>) COPIER_OF.invokeExact(getClass());
+            return (CopyPath) PATH_OF.invokeExact(getClass());
         } catch (RuntimeException | Error e) {
             throw e; // NotTriviallyCopyableException among them, unwrapped
         } catch (Throwable e) {

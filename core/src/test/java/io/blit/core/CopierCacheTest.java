@@ -30,14 +30,18 @@ class CopierCacheTest {
     }
 
     @Test
-    void theInvokerGivesTheSameCopiersThroughItsGuardsAndPastThem() throws Throwable {
+    void theInvokerGivesTheSameCopiersPathsThroughItsGuardsAndPastThem() throws Throwable {
         CopierCache cache = new CopierCache();
         MethodHandle invoker = cache.invoker();
         List<Class<?>> shapes = Shapes.concrete();
         assertTrue(shapes.size() > 2 * CopierCache.MAX_GUARDS, "enough shapes to go past the guards");
         for (int round = 0; round < 3; round++) { // round 0 installs the guards; later rounds hit guards and table
             for (Class<?> shape : shapes) {
-                assertSame(BlockCopier.of(shape), (BlockCopier<?>) invoker.invokeExact(shape), shape + " in round " + round);
+                CopyPath path = (CopyPath) invoker.invokeExact(shape);
+                BlockCopier<?> copier = BlockCopier.of(shape);
+                assertSame(copier.path(), path, shape + " in round " + round);
+                assertSame(copier, path.copier(), shape + " in round " + round);
+                assertEquals(copier.byteSize(), path.length(), shape + " in round " + round);
             }
         }
     }
@@ -47,7 +51,7 @@ class CopierCacheTest {
         MethodHandle invoker = new CopierCache().invoker();
         for (int i = 0; i < 2; i++) {
             assertThrows(NotTriviallyCopyableException.class, () -> {
-                BlockCopier<?> unused = (BlockCopier<?>) invoker.invokeExact((Class<?>) String.class);
+                CopyPath unused = (CopyPath) invoker.invokeExact((Class<?>) String.class);
             });
         }
     }
