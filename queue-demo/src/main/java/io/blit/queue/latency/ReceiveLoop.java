@@ -7,7 +7,7 @@ import org.HdrHistogram.Histogram;
 /**
  * The consumer's loop: reads every message of a {@link RunPlan}, takes {@link System#nanoTime()} right after each
  * read (and decode), and records {@code receive time - intended send time} into the histogram of the message's run;
- * warm-up messages are read but not recorded. Every message is checked after its time is taken (in order, each
+ * warm-up messages are recorded into a histogram that is not returned (the same code path as the measured ones). Every message is checked after its time is taken (in order, each
  * once, the content its kind defines), so the checks cost no latency of their own message.
  *
  * <p>Histograms have 3 significant digits and track up to {@value #HIGHEST_TRACKABLE_SECONDS} s; recording
@@ -39,6 +39,9 @@ public final class ReceiveLoop {
         for (int r = 0; r < histograms.length; r++) {
             histograms[r] = newHistogram();
         }
+        Histogram[] slots = new Histogram[1 + histograms.length]; // [0]: the warm-up's, thrown away
+        slots[0] = newHistogram();
+        System.arraycopy(histograms, 0, slots, 1, histograms.length);
         long total = plan.total();
         long warmup = plan.warmup();
         long count = plan.count();
@@ -63,9 +66,11 @@ public final class ReceiveLoop {
                 throw new IllegalStateException("message " + sequence + " has latency " + latency + " ns, outside 0.."
                         + HIGHEST_TRACKABLE + " (clocks of producer and consumer not comparable, or a stall)");
             }
-            if (sequence >= warmup) {
-                histograms[(int) ((sequence - warmup) / count)].recordValue(latency);
-            }
+            // Branch-free choice of the histogram: warm-up latencies go to one that is thrown away, so the measured
+            // runs execute exactly the code the JIT compiled during the warm-up. (A path or branch first taken at
+            // the first measured message makes C2 deoptimise this loop and recompile it, inside run 1.)
+            long measured = ~((sequence - warmup) >> 63); // all ones for a measured message, 0 in the warm-up
+            slots[(int) (((sequence - warmup) / count + 1) & measured)].recordValue(latency);
             expected++;
             attempt = 0;
         }
