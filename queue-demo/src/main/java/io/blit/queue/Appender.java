@@ -18,9 +18,9 @@ import java.util.Objects;
  * <h2>Assumptions and guarantees</h2>
  * <ul>
  *   <li><b>Single-threaded.</b> An appender belongs to the thread of its first {@code append} (or
- *       {@link #pretouch}): it maps the
- *       current segment file in an arena confined to that thread (so Blit copies with its fast path), and any
- *       use from another thread, {@link #close()} included, throws {@link WrongThreadException}.</li>
+ *       {@link #pretouch}): it maps the current segment file in an arena confined to that thread (so Blit copies
+ *       with its fast path), and any use from another thread, {@link #close()} included, throws
+ *       {@link WrongThreadException}.</li>
  *   <li><b>Protocol.</b> A record is claimed by a compare-and-set of its header word from 0 to CLAIMED, its payload
  *       written with plain stores, and it is published by a release store of the COMMITTED word, which tailers
  *       load with acquire. A message is visible in full or not at all.</li>

@@ -24,8 +24,7 @@ import java.util.Objects;
  * <h2>Assumptions and guarantees</h2>
  * <ul>
  *   <li><b>Single-threaded.</b> A tailer belongs to the thread of its first read (or {@link #pretouch}): it maps
- *       files in an arena
- *       confined to that thread; use from another thread, {@link #close()} included, throws
+ *       files in an arena confined to that thread; use from another thread, {@link #close()} included, throws
  *       {@link WrongThreadException}. It may be created in one thread and handed to another before its first read.</li>
  *   <li><b>Ordering.</b> The header word is loaded with acquire; seeing COMMITTED, the tailer sees the whole payload
  *       the appender wrote before its release store. Messages are returned in index order, each once;

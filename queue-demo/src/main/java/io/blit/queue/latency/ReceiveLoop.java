@@ -7,8 +7,9 @@ import org.HdrHistogram.Histogram;
 /**
  * The consumer's loop: reads every message of a {@link RunPlan}, takes {@link System#nanoTime()} right after each
  * read (and decode), and records {@code receive time - intended send time} into the histogram of the message's run;
- * warm-up messages are recorded into a histogram that is not returned (the same code path as the measured ones). Every message is checked after its time is taken (in order, each
- * once, the content its kind defines), so the checks cost no latency of their own message.
+ * warm-up messages are recorded into a histogram that is not returned (the same code path as the measured ones).
+ * Every message is checked after its time is taken (in order, each once, the content its kind defines), so the
+ * checks cost no latency of their own message.
  *
  * <p>Histograms have 3 significant digits and track up to {@value #HIGHEST_TRACKABLE_SECONDS} s; recording
  * allocates nothing.
