@@ -33,7 +33,10 @@ public enum WaitStrategy {
      * 10-20 µs) before polling again, and from the 32nd on also yields the core ({@link Thread#yield()}) to other
      * runnable threads (the appender, on a machine with few cores). Even the first wait lets a busy appender write
      * several messages, so the tailer takes the cache line of the record being written about once per batch rather
-     * than once per message; the price is latency: a message can be seen up to one back-off step late.
+     * than once per message; the price is latency: a message can be seen up to one back-off step late. Where the
+     * machine has no core to spare for the tailer (two vCPUs shared by appender, tailer and the queue's file
+     * preparation), {@link #PARK} measured faster still: 6.0-7.8 against 5.1-6.2 M MarketData/s with the tailer's
+     * CPU per message halved ({@code docs/queue-performance.md}).
      */
     BACK_OFF {
         @Override
