@@ -73,8 +73,7 @@ public record RunPlan(MessageKind kind, long rate, long warmup, long count, int 
 
     /** Whether all {@link #total()} messages fit in one segment file of {@link #segmentSize()} bytes. */
     public boolean fitsOneFile() {
-        long record = (8 + kind.payloadBytes(total()) + 7) & ~7L;
-        return 8192 + (double) record * total() <= segmentSize;
+        return QueuePrefault.bytesNeeded(this) <= segmentSize;
     }
 
     /** The same plan for another kind. */
