@@ -1,6 +1,7 @@
 package io.blit.queue;
 
 import io.blit.core.BlockReader;
+import io.blit.core.TriviallyCopyable;
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
@@ -181,7 +182,13 @@ public final class Tailer<T> implements AutoCloseable {
         if (payload != length) {
             throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
         }
-        reader.readFrom(file.segment(), position + RecordHeader.LENGTH, into);
+        if (!reader.translates() && into.getClass() == queue.type() && into instanceof TriviallyCopyable block) {
+            // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant call
+            // site, which the JIT folds for the exact class (docs/copy-engine.md).
+            block.readFrom(file.segment(), position + RecordHeader.LENGTH);
+        } else {
+            reader.readFrom(file.segment(), position + RecordHeader.LENGTH, into); // translates, or checks the class
+        }
         file.surfacePendingFault(); // a fault of the copy (file truncated) is thrown before the step
         step(length);
         return true;

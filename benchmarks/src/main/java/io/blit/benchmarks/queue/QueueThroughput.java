@@ -133,11 +133,14 @@ public final class QueueThroughput {
                 BlitQueue.Options.defaults().segmentSize(segmentSize))) {
             long nanos;
             long cpu = THREADS.getCurrentThreadCpuTime();
+            long user = THREADS.getCurrentThreadUserTime();
             long allocated = THREADS.getCurrentThreadAllocatedBytes();
             try (Appender<MarketData> appender = queue.appender()) {
                 nanos = appendAll(appender, n);
             }
             cpu = THREADS.getCurrentThreadCpuTime() - cpu;
+            user = THREADS.getCurrentThreadUserTime() - user;
+            System.out.printf(Locale.ROOT, "  (appender user CPU %5.1f ns/msg)%n", user / (double) n);
             allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
             return report(label, n, nanos, cpu, allocated, null);
         } finally {

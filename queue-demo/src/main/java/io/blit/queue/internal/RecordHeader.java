@@ -97,18 +97,17 @@ public final class RecordHeader {
     /**
      * Volatile compare-and-exchange; returns the witness (equal to {@code expected} on success).
      *
-     * <p>The word is first loaded with acquire, and a witness other than {@code expected} is returned without a
-     * CAS. Why: when the file has been truncated under the mapping, HotSpot turns the fault of a load into an
-     * {@link InternalError}, but an interpreted VarHandle CAS faults inside the VM and crashes it (hs_err in
-     * {@code Unsafe_CompareAndExchangeLong}, measured on JDK 25: docs/queue-design.md). The load reports a
-     * truncation that happened before it; only a truncation between the load and the CAS, in a caller still
-     * interpreted, is left.
+     * <p>A plain load of the word, whose value is not used, comes first. Why: when the file has been truncated under
+     * the mapping, HotSpot turns the fault of a load into an {@link InternalError}, but an interpreted VarHandle CAS
+     * faults inside the VM and crashes it (hs_err in {@code Unsafe_CompareAndExchangeLong}, measured on JDK 25:
+     * docs/queue-design.md). The interpreter executes the load, so a truncation that happened before it is reported
+     * and the CAS never runs; only a truncation between the load and the CAS, in a caller still interpreted, is left.
+     * C2 drops the unused load, and its compiled CAS is safe by itself (a fault in compiled code is deferred like a
+     * load's): an acquire load whose value decided whether to CAS, as before, cost ~25 ns a claim in the throughput
+     * harness (docs/queue-performance.md, "Session 4").
      */
     public static long compareAndExchange(MemorySegment segment, long position, long expected, long word) {
-        long seen = loadAcquire(segment, position);
-        if (seen != expected) {
-            return seen;
-        }
+        segment.get(ValueLayout.JAVA_LONG, position); // for the interpreter only: see above
         return (long) WORD.compareAndExchange(segment, position, expected, word);
     }
 
