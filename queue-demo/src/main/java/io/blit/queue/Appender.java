@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.TriviallyCopyable;
+import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
@@ -45,8 +46,15 @@ public final class Appender<T> implements AutoCloseable {
     private final RecordCursor cursor = new RecordCursor(SegmentHeader.RECORDS_START, 0);
     private boolean closed;
 
+    /** Bytes of a record of the queue's message class, and this process's CLAIMED word for it (0 for a raw queue). */
+    private final long recordLength;
+    private final long claimWord;
+
     Appender(BlitQueue<T> queue) {
         this.queue = queue;
+        int fixed = queue.fixedPayloadLength();
+        this.recordLength = fixed < 0 ? Long.MAX_VALUE / 2 : RecordHeader.recordLength(fixed);
+        this.claimWord = fixed < 0 ? 0L : RecordHeader.claimed(pid, fixed);
     }
 
     /**
@@ -83,10 +91,53 @@ public final class Appender<T> implements AutoCloseable {
      */
     public long append(T message, IndexedFiller<? super T> filler) {
         try {
+            if (filler == null && message != null && message.getClass() == queue.type()
+                    && message instanceof TriviallyCopyable block) {
+                long index = appendInPlace(block);
+                if (index >= 0) {
+                    return index;
+                }
+            }
             return appendBlock(message, filler);
         } catch (InternalError e) {
             throw MappedFaults.translate(e, file, cursor.position(), true);
         }
+    }
+
+    /**
+     * The common case in one piece, with nothing the JIT has to keep apart: the current file is mapped, the record
+     * fits in it and its header word is free. Then claims it, copies {@code block} through
+     * {@link TriviallyCopyable#writeTo} (the class's default copier, as {@code queue.copier()}; the JIT folds the call
+     * site for the exact class) and commits, exactly as {@link #appendBlock}; otherwise does nothing and returns -1,
+     * and {@link #appendBlock} takes the general path (closed, first append, roll, records claimed by others).
+     */
+    private long appendInPlace(TriviallyCopyable block) {
+        MappedSegment current = file;
+        if (closed || current == null) {
+            return -1;
+        }
+        long position = cursor.position();
+        if (position + recordLength > current.size()) {
+            return -1;
+        }
+        MemorySegment segment = current.segment();
+        if (RecordHeader.compareAndExchange(segment, position, 0L, claimWord) != 0L) {
+            return -1;
+        }
+        Checkpoints.record(segment, cursor.ordinal(), position);
+        long index = current.firstIndex() + cursor.ordinal();
+        try {
+            block.writeTo(segment, position + RecordHeader.LENGTH);
+            current.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
+        } catch (RuntimeException | Error e) {
+            abandon(segment, claimWord);
+            if (e instanceof InternalError fault) {
+                throw MappedFaults.translate(fault, current, position, true);
+            }
+            throw e;
+        }
+        RecordProtocol.commit(segment, cursor, claimWord);
+        return index;
     }
 
     private long appendBlock(T message, IndexedFiller<? super T> filler) {
