@@ -66,7 +66,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param <T> the message class, or {@link Void} for a raw queue
  */
 public final class BlitQueue<T> implements AutoCloseable {
-    /** Default size of a segment file: 64 MiB. */
+    /**
+     * Default size of a segment file: 64 MiB, small enough for many short-lived queues (each appending queue also
+     * prepares its next file); 256 MiB or more sustains higher rates ({@link Options#segmentSize}).
+     */
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
 
     private final Path dir;
@@ -87,7 +90,11 @@ public final class BlitQueue<T> implements AutoCloseable {
     /**
      * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
      *
-     * @param segmentSize     bytes of each new segment file
+     * @param segmentSize     bytes of each new segment file. Every roll to a new file costs an unmapping in each appender
+     *                        and tailer thread and a {@code force} of the new file's header, which stalls for 0.1-0.2 s
+     *                        while the kernel writes back other dirty data; for the highest sustained rate use 256 MiB
+     *                        or more (measured: 11.9 against 8.2 M MarketData/s with a tailer for the 64 MiB default,
+     *                        docs/queue-performance.md, "Session 4")
      * @param abandonGrace    how long a CLAIMED record may stay so before a tailer checks whether its claimer died
      * @param layoutPolicy    how tailers read files written under another layout than the message class's
      *                        (appenders never write into such files)

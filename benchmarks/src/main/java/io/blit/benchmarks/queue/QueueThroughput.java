@@ -140,9 +140,8 @@ public final class QueueThroughput {
             }
             cpu = THREADS.getCurrentThreadCpuTime() - cpu;
             user = THREADS.getCurrentThreadUserTime() - user;
-            System.out.printf(Locale.ROOT, "  (appender user CPU %5.1f ns/msg)%n", user / (double) n);
             allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
-            return report(label, n, nanos, cpu, allocated, null);
+            return report(label, n, nanos, cpu, user, allocated, null);
         } finally {
             deleteTree(dir);
         }
@@ -158,12 +157,14 @@ public final class QueueThroughput {
             long nanos;
             long lagAtEnd;
             long cpu = THREADS.getCurrentThreadCpuTime();
+            long user = THREADS.getCurrentThreadUserTime();
             long allocated = THREADS.getCurrentThreadAllocatedBytes();
             try (Appender<MarketData> appender = queue.appender()) {
                 long start = System.nanoTime();
                 appendAll(appender, n);
                 lagAtEnd = n - reader.read;
                 cpu = THREADS.getCurrentThreadCpuTime() - cpu;
+                user = THREADS.getCurrentThreadUserTime() - user;
                 allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
                 reader.join();
                 if (reader.failure != null) {
@@ -172,7 +173,7 @@ public final class QueueThroughput {
                 nanos = reader.finishedAt - start;
             }
             reader.lagAtEnd = lagAtEnd;
-            return report(label, n, nanos, cpu, allocated, reader);
+            return report(label, n, nanos, cpu, user, allocated, reader);
         } finally {
             deleteTree(dir);
         }
@@ -189,12 +190,13 @@ public final class QueueThroughput {
         return System.nanoTime() - start;
     }
 
-    private static double report(String label, long n, long nanos, long appenderCpu, long appenderAllocated,
-                                 TailerThread tailer) {
+    private static double report(String label, long n, long nanos, long appenderCpu, long appenderUser,
+                                 long appenderAllocated, TailerThread tailer) {
         double mps = n * 1e3 / nanos;
         System.out.printf(Locale.ROOT, "%-20s %,11d msgs in %7.1f ms: %6.2f M msg/s (%5.1f ns/msg) | appender CPU"
-                + " %5.1f ns/msg, %.3f B/msg allocated%s%n", label, n, nanos / 1e6, mps, nanos / (double) n,
-                appenderCpu / (double) n, appenderAllocated / (double) n, tailer == null ? ""
+                + " %5.1f ns/msg (user %5.1f), %.3f B/msg allocated%s%n", label, n, nanos / 1e6, mps,
+                nanos / (double) n, appenderCpu / (double) n, appenderUser / (double) n,
+                appenderAllocated / (double) n, tailer == null ? ""
                         : String.format(Locale.ROOT, " | tailer CPU %5.1f ns/msg, %.3f B/msg, %,d behind at the last append",
                         tailer.cpu / (double) n, tailer.allocated / (double) n, tailer.lagAtEnd));
         return mps;
