@@ -130,11 +130,7 @@ public final class Appender<T> implements AutoCloseable {
             block.writeTo(segment, position + RecordHeader.LENGTH);
             current.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
-            abandon(segment, claimWord);
-            if (e instanceof InternalError fault) {
-                throw MappedFaults.translate(fault, current, position, true);
-            }
-            throw e;
+            throw abandonAfter(e, current, segment, claimWord, position);
         }
         RecordProtocol.commit(segment, cursor, claimWord);
         return index;
@@ -162,12 +158,7 @@ public final class Appender<T> implements AutoCloseable {
             }
             file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
-            long at = cursor.position();
-            abandon(segment, word);
-            if (e instanceof InternalError fault) {
-                throw MappedFaults.translate(fault, file, at, true);
-            }
-            throw e;
+            throw abandonAfter(e, file, segment, word, cursor.position());
         }
         RecordProtocol.commit(segment, cursor, word);
         return index;
@@ -207,12 +198,7 @@ public final class Appender<T> implements AutoCloseable {
             MemorySegment.copy(payload, 0, segment, cursor.position() + RecordHeader.LENGTH, size);
             file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
         } catch (RuntimeException | Error e) {
-            long at = cursor.position();
-            abandon(segment, word);
-            if (e instanceof InternalError fault) {
-                throw MappedFaults.translate(fault, file, at, true);
-            }
-            throw e;
+            throw abandonAfter(e, file, segment, word, cursor.position());
         }
         RecordProtocol.commit(segment, cursor, word);
         return index;
@@ -293,6 +279,25 @@ public final class Appender<T> implements AutoCloseable {
             roll();
         }
         return file.firstIndex() + cursor.ordinal();
+    }
+
+    /**
+     * Marks the claim at the cursor ABANDONED after its payload could not be written, and gives what to throw: the
+     * failure itself, or a {@link io.blit.queue.QueueCorruptedException} naming {@code in} and {@code at} for a fault
+     * of the mapping (file truncated).
+     *
+     * @throws Error {@code failure} if it is an Error other than such a fault
+     */
+    private RuntimeException abandonAfter(Throwable failure, MappedSegment in, MemorySegment segment, long claimedWord,
+                                          long at) {
+        abandon(segment, claimedWord);
+        if (failure instanceof InternalError fault) {
+            return MappedFaults.translate(fault, in, at, true);
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        return (RuntimeException) failure;
     }
 
     private void abandon(MemorySegment segment, long claimedWord) {

@@ -6,16 +6,13 @@ import io.blit.queue.MarketData;
 import io.blit.queue.Tailer;
 import io.blit.queue.WaitStrategy;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Throughput harness of the persisted queue (issue 4): how many {@link MarketData} messages per second one
@@ -44,73 +41,48 @@ import java.util.stream.Stream;
  * </pre>
  */
 public final class QueueThroughput {
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean THREADS = ThroughputOptions.THREADS;
     /** A tailer that sees no message for this long fails the run (the appender died). */
     private static final long TAILER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private final ThroughputOptions options;
     private final long messages;
-    private final int runs;
     private final long segmentSize;
     private final Path parent;
-    private final String mode;
     private final WaitStrategy wait;
 
-    private QueueThroughput(long messages, int runs, long segmentSize, Path parent, String mode, WaitStrategy wait) {
-        this.wait = wait;
-        this.messages = messages;
-        this.runs = runs;
-        this.segmentSize = segmentSize;
-        this.parent = parent;
-        this.mode = mode;
+    private QueueThroughput(ThroughputOptions options) {
+        this.options = options;
+        this.messages = options.messages();
+        this.segmentSize = options.segmentSize();
+        this.parent = options.parent();
+        this.wait = WaitStrategy.valueOf(options.extra("--wait").toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
     public static void main(String[] args) throws Exception {
-        long messages = 20_000_000;
-        int runs = 3;
-        long segmentSize = BlitQueue.DEFAULT_SEGMENT_SIZE;
-        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
-        String mode = "both";
         // PARK: measured (2026-11-22 03:05 UTC, quiet, two rounds) 5.97-7.75 M msg/s with the tailer at 60-69 ns of CPU
         // a message, against 5.05-6.15 M msg/s and 126-161 ns for BACK_OFF: a parked tailer leaves the second core to
         // the background file preparation and reads in larger batches (docs/queue-performance.md).
-        WaitStrategy wait = WaitStrategy.PARK;
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--messages" -> messages = Long.parseLong(require(args[i], value).replace("_", ""));
-                case "--runs" -> runs = Integer.parseInt(require(args[i], value));
-                case "--segment-size" -> segmentSize = parseSize(require(args[i], value));
-                case "--dir" -> parent = Path.of(require(args[i], value));
-                case "--mode" -> mode = require(args[i], value);
-                case "--wait" -> wait = WaitStrategy.valueOf(require(args[i], value).toUpperCase(Locale.ROOT).replace('-', '_'));
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (options: --messages N, --runs R, --segment-size BYTES[k|m|g], --dir DIR,"
-                        + " --mode both|append|tail, --wait back-off|busy-spin|yield|park)");
-            }
-            i++;
-        }
-        if (!List.of("both", "append", "tail").contains(mode)) {
-            throw new IllegalArgumentException("--mode must be both, append or tail, not " + mode);
-        }
-        new QueueThroughput(messages, runs, segmentSize, parent, mode, wait).run();
+        new QueueThroughput(ThroughputOptions.parse(args, Map.of("--wait", "park"), "--messages N, --runs R,"
+                + " --segment-size BYTES[k|m|g], --dir DIR, --mode both|append|tail,"
+                + " --wait back-off|busy-spin|yield|park")).run();
     }
 
     private void run() throws Exception {
         System.out.printf(Locale.ROOT, "queue throughput: %,d MarketData (152-byte records), segment %,d bytes, "
-                + "dir %s, %d run(s), tailer waits %s, JDK %s, %d CPUs%n", messages, segmentSize, parent, runs, wait,
-                Runtime.version(), Runtime.getRuntime().availableProcessors());
-        long warmup = Math.max(1_000_000, messages / 10);
+                + "dir %s, %d run(s), tailer waits %s, JDK %s, %d CPUs%n", messages, segmentSize, parent,
+                options.runs(), wait, Runtime.version(), Runtime.getRuntime().availableProcessors());
+        long warmup = options.warmup();
         List<Double> appendOnly = new ArrayList<>();
         List<Double> withTailer = new ArrayList<>();
-        boolean append = !mode.equals("tail");
-        boolean tail = !mode.equals("append");
+        boolean append = options.appendAlone();
+        boolean tail = options.withTailer();
         if (append) {
             appendAlone(warmup, "warm-up append");
         }
         if (tail) {
             appendAndTail(warmup, "warm-up append+tail");
         }
-        for (int r = 1; r <= runs; r++) {
+        for (int r = 1; r <= options.runs(); r++) {
             if (append) {
                 appendOnly.add(appendAlone(messages, "run " + r + " append"));
             }
@@ -119,10 +91,10 @@ public final class QueueThroughput {
             }
         }
         if (append) {
-            System.out.printf(Locale.ROOT, "median append alone:      %6.2f M msg/s%n", median(appendOnly));
+            System.out.printf(Locale.ROOT, "median append alone:      %6.2f M msg/s%n", ThroughputOptions.median(appendOnly));
         }
         if (tail) {
-            System.out.printf(Locale.ROOT, "median append+tail:       %6.2f M msg/s%n", median(withTailer));
+            System.out.printf(Locale.ROOT, "median append+tail:       %6.2f M msg/s%n", ThroughputOptions.median(withTailer));
         }
     }
 
@@ -143,7 +115,7 @@ public final class QueueThroughput {
             allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
             return report(label, n, nanos, cpu, user, allocated, null);
         } finally {
-            deleteTree(dir);
+            ThroughputOptions.deleteTree(dir);
         }
     }
 
@@ -175,7 +147,7 @@ public final class QueueThroughput {
             reader.lagAtEnd = lagAtEnd;
             return report(label, n, nanos, cpu, user, allocated, reader);
         } finally {
-            deleteTree(dir);
+            ThroughputOptions.deleteTree(dir);
         }
     }
 
@@ -200,35 +172,6 @@ public final class QueueThroughput {
                         : String.format(Locale.ROOT, " | tailer CPU %5.1f ns/msg, %.3f B/msg, %,d behind at the last append",
                         tailer.cpu / (double) n, tailer.allocated / (double) n, tailer.lagAtEnd));
         return mps;
-    }
-
-    private static double median(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    private static String require(String option, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return value;
-    }
-
-    private static long parseSize(String text) {
-        String t = text.toLowerCase(Locale.ROOT);
-        long unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : t.endsWith("g") ? 1L << 30 : 1;
-        return Long.parseLong(unit == 1 ? t : t.substring(0, t.length() - 1)) * unit;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
     }
 
     /** Reads {@code n} messages, checking each one's {@code securityId}, then records when it finished. */

@@ -3,12 +3,10 @@ package io.blit.benchmarks.queue;
 import io.blit.queue.MarketData;
 import io.blit.queue.WaitStrategy;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -16,14 +14,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.stream.Stream;
 
 /**
  * What a memory-mapped, file-backed queue of {@code MarketData} can reach on this machine at best: the floor of
@@ -48,13 +45,12 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar io.blit.benchmarks.queue.QueueThroughputFloor \
- *     [--messages N] [--runs R] [--segment-size BYTES] [--dir DIR] [--prepare zero-fill|none] [--mode both|append|tail]
+ *     [--messages N] [--runs R] [--segment-size BYTES[k|m|g]] [--dir DIR] [--prepare zero-fill|none] [--mode both|append|tail]
  *     [--protocol bare|queue]
  * </pre>
  */
 public final class QueueThroughputFloor {
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean THREADS = ThroughputOptions.THREADS;
     private static final int PAYLOAD = 144;
     private static final int RECORD = 8 + PAYLOAD;
     private static final long COMMITTED = 1L << 62;
@@ -62,66 +58,38 @@ public final class QueueThroughputFloor {
     private static final int ZERO_CHUNK = 1 << 20;
     private static final VarHandle HEADER = ValueLayout.JAVA_LONG.varHandle();
 
+    private final ThroughputOptions options;
     private final long messages;
-    private final int runs;
     private final long segmentSize;
-    private final Path parent;
     private final boolean zeroFill;
-    private final String mode;
     private final boolean protocol;
 
-    private QueueThroughputFloor(long messages, int runs, long segmentSize, Path parent, boolean zeroFill, String mode,
-                                 boolean protocol) {
-        this.protocol = protocol;
-        this.messages = messages;
-        this.runs = runs;
-        this.segmentSize = segmentSize;
-        this.parent = parent;
-        this.zeroFill = zeroFill;
-        this.mode = mode;
+    private QueueThroughputFloor(ThroughputOptions options) {
+        this.options = options;
+        this.messages = options.messages();
+        this.segmentSize = options.segmentSize();
+        String prepare = options.extra("--prepare");
+        String protocolName = options.extra("--protocol");
+        if (!List.of("zero-fill", "none").contains(prepare) || !List.of("bare", "queue").contains(protocolName)) {
+            throw new IllegalArgumentException("--prepare must be zero-fill or none, --protocol bare or queue");
+        }
+        this.zeroFill = prepare.equals("zero-fill");
+        this.protocol = protocolName.equals("queue");
     }
 
     public static void main(String[] args) throws Exception {
-        long messages = 20_000_000;
-        int runs = 3;
-        long segmentSize = 64L << 20;
-        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
-        String prepare = "zero-fill";
-        String mode = "both";
-        String protocol = "bare";
-        for (int i = 0; i < args.length; i += 2) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            if (value == null) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--messages" -> messages = Long.parseLong(value.replace("_", ""));
-                case "--runs" -> runs = Integer.parseInt(value);
-                case "--segment-size" -> segmentSize = Long.parseLong(value);
-                case "--dir" -> parent = Path.of(value);
-                case "--prepare" -> prepare = value;
-                case "--mode" -> mode = value;
-                case "--protocol" -> protocol = value;
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (options: --messages N,"
-                        + " --runs R, --segment-size BYTES, --dir DIR, --prepare zero-fill|none, --mode both|append|tail, --protocol bare|queue)");
-            }
-        }
-        if (!List.of("zero-fill", "none").contains(prepare) || !List.of("both", "append", "tail").contains(mode)
-                || !List.of("bare", "queue").contains(protocol)) {
-            throw new IllegalArgumentException("--prepare must be zero-fill or none, --mode both, append or tail,"
-                    + " --protocol bare or queue");
-        }
-        new QueueThroughputFloor(messages, runs, segmentSize, parent, prepare.equals("zero-fill"), mode,
-                protocol.equals("queue")).run();
+        new QueueThroughputFloor(ThroughputOptions.parse(args, Map.of("--prepare", "zero-fill", "--protocol", "bare"),
+                "--messages N, --runs R, --segment-size BYTES[k|m|g], --dir DIR, --mode both|append|tail,"
+                        + " --prepare zero-fill|none, --protocol bare|queue")).run();
     }
 
     private void run() throws Exception {
         System.out.printf(Locale.ROOT, "queue throughput FLOOR: %,d 152-byte records, segment %,d bytes, dir %s,"
-                + " prepare %s, protocol %s, %d run(s), JDK %s, %d CPUs%n", messages, segmentSize, parent,
-                zeroFill ? "zero-fill" : "none", protocol ? "queue" : "bare", runs, Runtime.version(), Runtime.getRuntime().availableProcessors());
-        long warmup = Math.max(1_000_000, messages / 10);
-        boolean append = !mode.equals("tail");
-        boolean tail = !mode.equals("append");
+                + " prepare %s, protocol %s, %d run(s), JDK %s, %d CPUs%n", messages, segmentSize, options.parent(),
+                zeroFill ? "zero-fill" : "none", protocol ? "queue" : "bare", options.runs(), Runtime.version(), Runtime.getRuntime().availableProcessors());
+        long warmup = options.warmup();
+        boolean append = options.appendAlone();
+        boolean tail = options.withTailer();
         List<Double> alone = new ArrayList<>();
         List<Double> withReader = new ArrayList<>();
         if (append) {
@@ -130,7 +98,7 @@ public final class QueueThroughputFloor {
         if (tail) {
             once(warmup, true, "warm-up append+tail");
         }
-        for (int r = 1; r <= runs; r++) {
+        for (int r = 1; r <= options.runs(); r++) {
             if (append) {
                 alone.add(once(messages, false, "run " + r + " append"));
             }
@@ -139,15 +107,15 @@ public final class QueueThroughputFloor {
             }
         }
         if (append) {
-            System.out.printf(Locale.ROOT, "median floor append alone: %6.2f M msg/s%n", median(alone));
+            System.out.printf(Locale.ROOT, "median floor append alone: %6.2f M msg/s%n", ThroughputOptions.median(alone));
         }
         if (tail) {
-            System.out.printf(Locale.ROOT, "median floor append+tail:  %6.2f M msg/s%n", median(withReader));
+            System.out.printf(Locale.ROOT, "median floor append+tail:  %6.2f M msg/s%n", ThroughputOptions.median(withReader));
         }
     }
 
     private double once(long n, boolean withReader, String label) throws Exception {
-        Path dir = Files.createTempDirectory(parent, "blit-qfloor-");
+        Path dir = Files.createTempDirectory(options.parent(), "blit-qfloor-");
         int recordsPerFile = (int) (segmentSize / RECORD);
         int fileCount = (int) ((n + recordsPerFile - 1) / recordsPerFile);
         AtomicReferenceArray<Path> published = new AtomicReferenceArray<>(fileCount);
@@ -183,7 +151,7 @@ public final class QueueThroughputFloor {
             return mps;
         } finally {
             preparer.shutdownNow();
-            deleteTree(dir);
+            ThroughputOptions.deleteTree(dir);
         }
     }
 
@@ -315,22 +283,6 @@ public final class QueueThroughputFloor {
             } catch (Throwable t) {
                 failure = t;
             }
-        }
-    }
-
-    private static double median(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 }
