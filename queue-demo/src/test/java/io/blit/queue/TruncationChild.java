@@ -68,7 +68,7 @@ public final class TruncationChild {
         return p + 8 <= pageEnd && pageEnd < p + RECORD;
     }
 
-    private static Object read(String path, Path dir, Path file, long r, long cut) {
+    private static Object read(String path, Path dir, Path file, long r, long cut) throws InterruptedException {
         boolean raw = path.equals("read-bytes");
         try (BlitQueue<?> queue = raw ? BlitQueue.openRaw(dir) : BlitQueue.open(dir, MarketData.class)) {
             MarketData md = new MarketData();
@@ -84,7 +84,13 @@ public final class TruncationChild {
             }
             // Extra passes over the same records before the measured one: one pass is sometimes not enough for
             // the tiered policy to reach C2 (it compiles at tier 2 while C2's queue is busy), which the test checks.
-            for (int pass = 0; pass < 5; pass++) {
+            // A pause half-way lets C2's queue drain, so that the passes after it get Tailer::readNext itself to
+            // tier 4 (seen failing once in 7 CI runs without it: readNext stayed at tier 2, inlined only into the
+            // OSR compilation of this method).
+            for (int pass = 0; pass < 10; pass++) {
+                if (pass == 5) {
+                    Thread.sleep(300);
+                }
                 try (Tailer<?> warm = queue.tailer()) {
                     for (long i = 0; i < r; i++) {
                         if (!(raw ? warm.readNextBytes(bytes) == 144 : ((Tailer<MarketData>) warm).readNext(md))) {
