@@ -28,7 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code long} fields, {@link SweepBlocks}) and a confined native segment:
  * <ul>
  *   <li>{@code floor*}: {@link MemorySegment#copy} — the JDK's arraycopy stub (AVX-512 here), the sweep's floor;</li>
- *   <li>{@code blit*}: Blit's default engine, as in {@link SizeSweepBenchmark}: straight-line 8-byte moves;</li>
+ *   <li>{@code blit*}: Blit's default engine, as in {@link SizeSweepBenchmark}: 8-byte moves;</li>
+ *   <li>{@link #scalarArrayCopy}: the same bytes copied by C2's own scalar loop between two arrays, for reference;</li>
  *   <li>{@link #clockMultiplyChain}: the core's clock, to turn nanoseconds into cycles.</li>
  * </ul>
  * Run it with a longer warm-up than the published one (the 512-field class compiles late):
@@ -47,6 +48,7 @@ public class ScalarCopyBoundBenchmark {
     private Arena arena;
     private MemorySegment segment;
     private long[] words;
+    private long[] scratch;
     private MemorySegment heapLongSegment;
     private TriviallyCopyable block;
     private long length;
@@ -56,6 +58,7 @@ public class ScalarCopyBoundBenchmark {
         arena = Arena.ofConfined();
         segment = arena.allocate(blockBytes, Long.BYTES);
         words = new long[blockBytes / Long.BYTES];
+        scratch = new long[blockBytes / Long.BYTES];
         heapLongSegment = MemorySegment.ofArray(words);
         MemorySegment.copy(SweepImages.pattern(blockBytes), 0, heapLongSegment, 0, blockBytes);
         block = SweepBlocks.newBlock(blockBytes);
@@ -96,6 +99,23 @@ public class ScalarCopyBoundBenchmark {
     public TriviallyCopyable blitRead() {
         block.readFrom(segment, 0);
         return block;
+    }
+
+    /**
+     * What 8-byte moves give on this machine when nothing else is in the way: C2's own loop between two
+     * {@code long[]} (no aliasing question, range checks hoisted, unrolled), in a fork with auto-vectorisation off so
+     * that every move stays a scalar 8-byte load and store — the only width a copy out of an object's fields has on
+     * JDK 25. The same bytes as the floor, heap to heap; only the instruction width differs.
+     */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-XX:-UseSuperWord"})
+    public long[] scalarArrayCopy() {
+        long[] from = words;
+        long[] to = scratch;
+        for (int i = 0; i < from.length; i++) {
+            to[i] = from[i];
+        }
+        return to;
     }
 
     /**
