@@ -11,7 +11,8 @@ import java.util.Arrays;
  * {@link SweepBlocks} block (default 4096 bytes) to and from a confined segment placed at every
  * {@code step}-byte offset of a 4 KiB page, with Blit and with the floor ({@code MemorySegment.copy} from
  * a {@code long[]}), and prints the minimum ns per copy at each offset. An in-process harness (minimum
- * over 30 rounds of 2,000 copies), so that the host's slow phases drop out; the object and the array
+ * over 30 rounds of 2,000 copies), so that short interruptions drop out — not the host's phases of
+ * minutes, which move all four columns (docs/copy-engine.md, "Session 5"); the object and the array
  * stay where they are, since nothing is allocated while it runs.
  *
  * <p>Evidence for issue 3's 4096-byte target ({@code docs/copy-engine.md}); not part of {@code run.sh}:
