@@ -1,15 +1,19 @@
-/** The Blit demo: trivially copyable messages in a persisted queue, its command-line tool and latency harness. */
-module io.blit.queue {
-    requires io.blit.core;
-    // The latency harness records with HdrHistogram 2.2.2 (an automatic module named after its jar, which has no
-    // Automatic-Module-Name); transitive because its Histogram is in the harness API (LatencyResult).
-    requires transitive HdrHistogram;
+/**
+ * The tools around Blit's queue: the command-line tool ({@code io.blit.tools.cli}), the end-to-end
+ * latency harness ({@code io.blit.tools.latency}), the demos ({@code io.blit.tools.demo}) and the demo's
+ * message classes ({@code io.blit.tools.messages}). Not a library: nothing in Blit depends on it.
+ */
+module io.blit.tools {
+    requires io.blit.queue;
+    // HdrHistogram 2.2.2 is an automatic module named after its jar (it has no Automatic-Module-Name).
+    requires HdrHistogram;
 
-    exports io.blit.queue;
+    exports io.blit.tools.cli;
+    exports io.blit.tools.demo;
+    exports io.blit.tools.latency;
+    exports io.blit.tools.messages;
     // Lets Blit generate field-access code for the messages (CopyEngine.GENERATED) instead of
     // falling back to the slower word loop.
-    opens io.blit.queue to io.blit.core;
-    exports io.blit.queue.demo;
-    exports io.blit.queue.latency;
-    opens io.blit.queue.latency to io.blit.core;
+    opens io.blit.tools.messages to io.blit.core;
+    opens io.blit.tools.latency to io.blit.core;
 }

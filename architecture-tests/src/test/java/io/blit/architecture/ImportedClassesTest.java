@@ -23,7 +23,7 @@ class ImportedClassesTest {
                 BlitRules.UNSAFE_ACCESS,
                 "io.blit.core.BlockCopier",
                 "io.blit.core.internal.BlockEngine",
-                "io.blit.queue.MarketData",
+                "io.blit.tools.messages.MarketData",
                 "io.blit.benchmarks.MarketDataCopyBenchmark");
         for (String name : known) {
             assertTrue(classes.contain(name), () -> name + " was not imported; ArchUnit imported " + classes.size()

@@ -22,7 +22,7 @@ class TriviallyCopyableRulesTest {
                 .filter(TriviallyCopyableRules.areTriviallyCopyable())
                 .map(JavaClass::getName)
                 .toList();
-        assertTrue(checked.contains("io.blit.queue.MarketData"), "the rules see the queue's messages: " + checked);
+        assertTrue(checked.contains("io.blit.tools.messages.MarketData"), "the rules see the queue's messages: " + checked);
 
         EvaluationResult result = TriviallyCopyableRules.all().evaluate(ProductionClasses.get());
 

@@ -4,7 +4,7 @@ import io.blit.core.TriviallyCopyable;
 
 /**
  * The benchmarks' copy of the reference message: two longs and sixteen doubles, a 144-byte field
- * block. It mirrors {@code io.blit.queue.MarketData} field for field; the benchmarks keep their own
+ * block. It mirrors {@code io.blit.tools.messages.MarketData} field for field; the benchmarks keep their own
  * because no module may depend on the queue demo.
  *
  * <p>All fields are 8 bytes wide, so HotSpot keeps them in declaration order in every header mode:

@@ -4,7 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.blit.core.BlockCopier;
-import io.blit.queue.MarketData;
+import io.blit.tools.messages.MarketData;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;

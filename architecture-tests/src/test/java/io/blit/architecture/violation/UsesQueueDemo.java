@@ -1,6 +1,6 @@
 package io.blit.architecture.violation;
 
-import io.blit.queue.MarketData;
+import io.blit.tools.messages.MarketData;
 
 /** Fixture violating "nothing depends on queue-demo": a class outside io.blit.queue uses its MarketData. */
 public final class UsesQueueDemo {

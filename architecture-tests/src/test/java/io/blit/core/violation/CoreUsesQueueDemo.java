@@ -1,6 +1,6 @@
 package io.blit.core.violation;
 
-import io.blit.queue.MarketData;
+import io.blit.tools.messages.MarketData;
 
 /** Fixture violating "core depends only on layout-verifier": a class in io.blit.core.. uses queue-demo. */
 public final class CoreUsesQueueDemo {

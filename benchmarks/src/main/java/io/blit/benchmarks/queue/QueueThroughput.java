@@ -2,7 +2,7 @@ package io.blit.benchmarks.queue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
-import io.blit.queue.MarketData;
+import io.blit.tools.messages.MarketData;
 import io.blit.queue.Tailer;
 import io.blit.queue.WaitStrategy;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.blit.benchmarks.queue;
 
-import io.blit.queue.MarketData;
+import io.blit.tools.messages.MarketData;
 import io.blit.queue.WaitStrategy;
 import java.io.IOException;
 import java.lang.foreign.Arena;

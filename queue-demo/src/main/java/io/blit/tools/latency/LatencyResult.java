@@ -1,0 +1,49 @@
+package io.blit.tools.latency;
+
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The outcome of a {@link RunPlan} for one kind: one histogram of latencies (nanoseconds) per measured run.
+ * Immutable once built (the histograms are not modified after construction; callers must not record into them).
+ *
+ * @param kind   the message kind
+ * @param mode   {@code "thread"} or {@code "process"}
+ * @param rate   messages per second
+ * @param runs   one histogram per measured run, in run order
+ */
+public record LatencyResult(MessageKind kind, String mode, long rate, List<Histogram> runs) {
+    /**
+     * @throws IllegalArgumentException if there is no run or a run recorded nothing
+     */
+    public LatencyResult {
+        runs = List.copyOf(runs);
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("a result needs at least one run");
+        }
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).getTotalCount() == 0) {
+                throw new IllegalArgumentException("run " + (i + 1) + " of " + kind.cliName() + " recorded nothing");
+            }
+        }
+    }
+
+    /** The figures of each run, in run order. */
+    public List<Percentiles> percentiles() {
+        return runs.stream().map(Percentiles::of).toList();
+    }
+
+    /** The median over the runs of each run's p50, in nanoseconds (the mean of the middle two for an even count). */
+    public double medianP50() {
+        long[] p50 = runs.stream().mapToLong(h -> h.getValueAtPercentile(50.0)).sorted().toArray();
+        int mid = p50.length / 2;
+        return p50.length % 2 == 1 ? p50[mid] : (p50[mid - 1] + p50[mid]) / 2.0;
+    }
+
+    /** All runs merged into one histogram (for the chart). */
+    public Histogram merged() {
+        Histogram all = ReceiveLoop.newHistogram();
+        runs.forEach(all::add);
+        return all;
+    }
+}

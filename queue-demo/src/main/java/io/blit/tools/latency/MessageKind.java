@@ -1,0 +1,125 @@
+package io.blit.tools.latency;
+
+import io.blit.tools.messages.BookUpdate;
+
+import io.blit.core.BlockCopier;
+import io.blit.queue.BlitQueue;
+import io.blit.tools.messages.MarketData;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** The message kinds the latency harness can send, each with its command-line name. */
+public enum MessageKind {
+    /** Trivially copyable {@link BookUpdate}: one Blit block copy each way. */
+    TC("tc", "trivially copyable BookUpdate") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new CopyableEndpoints.Sender<>(CopyableEndpoints.BOOK_UPDATE, dir, options);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new CopyableEndpoints.Receiver<>(CopyableEndpoints.BOOK_UPDATE, dir, options);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return BlockCopier.of(BookUpdate.class).byteSize();
+        }
+    },
+    /** {@link NormalBookUpdate} through ObjectOutputStream / ObjectInputStream as raw payloads. */
+    NORMAL("normal", "normal-object BookUpdate (ObjectOutputStream)") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new SerializedBookEndpoints.Sender(dir, options);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new SerializedBookEndpoints.Receiver(dir, options);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return SerializedBookEndpoints.serialisedSize(sequence);
+        }
+    },
+    /** The reference {@link io.blit.tools.messages.MarketData}, trivially copyable. */
+    MARKET_DATA("md", "trivially copyable MarketData") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new CopyableEndpoints.Sender<>(CopyableEndpoints.MARKET_DATA, dir, options);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new CopyableEndpoints.Receiver<>(CopyableEndpoints.MARKET_DATA, dir, options);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return BlockCopier.of(MarketData.class).byteSize();
+        }
+    },
+    /**
+     * No queue: one cache line per message through a shared mapped ring ({@link FloorEndpoints}), with the same send
+     * and receive loops: what the harness and the machine cost by themselves.
+     */
+    FLOOR("floor", "floor (no queue: one shared cache line per message)") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new FloorEndpoints.Sender(dir);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new FloorEndpoints.Receiver(dir);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return FloorEndpoints.payloadBytes();
+        }
+    };
+
+    private final String cliName;
+    private final String description;
+
+    MessageKind(String cliName, String description) {
+        this.cliName = cliName;
+        this.description = description;
+    }
+
+    /** The name on the command line and in the JSON: {@code tc}, {@code normal}, {@code md}, {@code floor}. */
+    public String cliName() {
+        return cliName;
+    }
+
+    /** A human-readable description for report titles. */
+    public String description() {
+        return description;
+    }
+
+    /** Opens (creating if needed) the queue in {@code dir} and an appender on it ({@link #FLOOR}: its ring). */
+    public abstract MessageSender sender(Path dir, BlitQueue.Options options);
+
+    /** Opens (creating if needed) the queue in {@code dir} and a tailer at its start ({@link #FLOOR}: its ring). */
+    public abstract MessageReceiver receiver(Path dir, BlitQueue.Options options);
+
+    /** The payload size of message {@code sequence} (for the serialised kind, measured by serialising it). */
+    public abstract long payloadBytes(long sequence);
+
+    /**
+     * @throws IllegalArgumentException naming the valid names if {@code name} is none of them
+     */
+    public static MessageKind parse(String name) {
+        for (MessageKind kind : values()) {
+            if (kind.cliName.equals(name)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown message kind '" + name + "' (expected one of "
+                + Arrays.stream(values()).map(MessageKind::cliName).collect(Collectors.joining(", ")) + ")");
+    }
+}

@@ -1,0 +1,147 @@
+package io.blit.tools.latency;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cross-process mode: a consumer JVM and a producer JVM ({@link LatencyChild}) on one queue in {@code dir}. Both
+ * run with the same {@code java} binary as this JVM ({@link ProcessHandle.Info#command()}) and this JVM's class
+ * path, so their field layouts agree. The consumer maps the queue and writes a ready file; the producer waits for
+ * it, then sends; the consumer writes its histograms to a file this JVM reads. {@link System#nanoTime()} is
+ * comparable across processes on Linux (CLOCK_MONOTONIC), which is what makes the latency meaningful; the consumer
+ * fails the run on a negative latency if it is not.
+ *
+ * <p>Pinning ({@code pin}): when {@code taskset} is on the PATH and this machine has at least two CPUs, the
+ * producer runs under {@code taskset -c 0} and the consumer under {@code taskset -c 1}; otherwise unpinned (the
+ * {@link #canPin()} says which). Children that outlive a failure are destroyed; while they run they are in the
+ * caller's {@code live} list, so that the caller's shutdown hook can destroy them on Ctrl-C.
+ */
+public final class ProcessMode {
+    private static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(180);
+
+    private ProcessMode() {
+    }
+
+    /**
+     * Runs {@code plan} on a new queue in {@code dir}; {@code work} holds the ready, result and log files.
+     *
+     * @param live a thread-safe list the children are added to while they run (for the caller's shutdown hook)
+     * @throws IllegalStateException naming the failed child and the end of its output if a child fails or hangs
+     */
+    public static LatencyResult run(RunPlan plan, Path dir, Path work, boolean pin, List<Process> live) throws InterruptedException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String classPath = System.getProperty("java.class.path", "");
+        if (classPath.isEmpty()) {
+            throw new IllegalStateException("process mode starts child JVMs on this JVM's class path, which is empty "
+                    + "(run it as java -jar queue-demo.jar ...)");
+        }
+        Path ready = work.resolve(plan.kind().cliName() + ".ready");
+        Path result = work.resolve(plan.kind().cliName() + ".histograms");
+        boolean pinned = pin && canPin();
+        Process consumer = start(command(java, classPath, "consumer", dir, ready, result, plan, pinned ? "1" : null),
+                work.resolve(plan.kind().cliName() + "-consumer.log"), live);
+        Process producer;
+        try {
+            producer = start(command(java, classPath, "producer", dir, ready, result, plan, pinned ? "0" : null),
+                    work.resolve(plan.kind().cliName() + "-producer.log"), live);
+        } catch (RuntimeException e) {
+            consumer.destroyForcibly();
+            throw e;
+        }
+        try {
+            long deadline = System.nanoTime() + LatencyChild.READY_TIMEOUT_NANOS + 2 * plan.durationNanos() + SLACK_NANOS;
+            awaitBoth(producer, consumer, deadline, work, plan.kind());
+        } finally {
+            producer.destroyForcibly();
+            consumer.destroyForcibly();
+            producer.waitFor();
+            consumer.waitFor();
+            live.remove(producer);
+            live.remove(consumer);
+        }
+        List<org.HdrHistogram.Histogram> runs = HistogramFiles.read(result);
+        if (runs.size() != plan.runs()) {
+            throw new IllegalStateException(result + " holds " + runs.size() + " runs, expected " + plan.runs());
+        }
+        return new LatencyResult(plan.kind(), "process", plan.rate(), runs);
+    }
+
+    /** Whether {@code pin} takes effect here: {@code taskset} on the PATH and at least two CPUs. */
+    public static boolean canPin() {
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            return false;
+        }
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String entry : path.split(java.io.File.pathSeparator)) {
+            if (!entry.isEmpty() && Files.isExecutable(Path.of(entry, "taskset"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<String> command(String java, String classPath, String role, Path dir, Path ready, Path result,
+                                        RunPlan plan, String cpu) {
+        List<String> command = new ArrayList<>();
+        if (cpu != null) {
+            command.addAll(List.of("taskset", "-c", cpu));
+        }
+        command.addAll(List.of(java, "--sun-misc-unsafe-memory-access=allow", "-cp", classPath,
+                LatencyChild.class.getName(), role, dir.toString(), ready.toString(), result.toString()));
+        command.addAll(plan.toArgs());
+        return command;
+    }
+
+    private static Process start(List<String> command, Path log, List<Process> live) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            live.add(process);
+            return process;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command.getFirst(), e);
+        }
+    }
+
+    private static void awaitBoth(Process producer, Process consumer, long deadline, Path work, MessageKind kind)
+            throws InterruptedException {
+        while (producer.isAlive() || consumer.isAlive()) {
+            if (!producer.isAlive() && producer.exitValue() != 0) {
+                throw failed("producer", producer, work.resolve(kind.cliName() + "-producer.log"));
+            }
+            if (!consumer.isAlive() && consumer.exitValue() != 0) {
+                throw failed("consumer", consumer, work.resolve(kind.cliName() + "-consumer.log"));
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the " + kind.cliName() + " producer and consumer did not finish in time");
+            }
+            consumer.waitFor(20, TimeUnit.MILLISECONDS);
+        }
+        if (producer.exitValue() != 0) {
+            throw failed("producer", producer, work.resolve(kind.cliName() + "-producer.log"));
+        }
+        if (consumer.exitValue() != 0) {
+            throw failed("consumer", consumer, work.resolve(kind.cliName() + "-consumer.log"));
+        }
+    }
+
+    private static IllegalStateException failed(String role, Process process, Path log) {
+        String output;
+        try {
+            output = Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            output = "(no output: " + e + ")";
+        }
+        if (output.length() > 4000) {
+            output = "..." + output.substring(output.length() - 4000);
+        }
+        return new IllegalStateException("the " + role + " process failed with exit code " + process.exitValue()
+                + ":\n" + output.strip());
+    }
+}

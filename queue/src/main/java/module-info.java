@@ -1,0 +1,12 @@
+/**
+ * Blit's persisted queue: {@link io.blit.queue.BlitQueue}, a multi-producer, multi-consumer queue of
+ * trivially copyable messages in a directory of memory-mapped segment files, with its
+ * {@link io.blit.queue.Appender}s and {@link io.blit.queue.Tailer}s. Depends on Blit core and nothing else.
+ *
+ * <p>{@code io.blit.queue.internal} (file formats and the record protocol) is not exported.
+ */
+module io.blit.queue {
+    requires transitive io.blit.core;
+
+    exports io.blit.queue;
+}
