@@ -23,7 +23,11 @@ class ImportedClassesTest {
                 BlitRules.UNSAFE_ACCESS,
                 "io.blit.core.BlockCopier",
                 "io.blit.core.internal.BlockEngine",
+                "io.blit.queue.BlitQueue",
+                "io.blit.queue.internal.RecordHeader",
                 "io.blit.tools.messages.MarketData",
+                "io.blit.tools.cli.QueueCli",
+                "io.blit.stress.ClaimStress",
                 "io.blit.benchmarks.MarketDataCopyBenchmark");
         for (String name : known) {
             assertTrue(classes.contain(name), () -> name + " was not imported; ArchUnit imported " + classes.size()

@@ -21,7 +21,17 @@ class ModuleRulesTest {
     }
 
     @Test
-    void nothingDependsOnQueueDemo() {
-        BlitRules.NOTHING_DEPENDS_ON_QUEUE_DEMO.check(ProductionClasses.get());
+    void queueDependsOnlyOnCoreAndLayoutVerifier() {
+        BlitRules.QUEUE_DEPENDS_ONLY_ON_CORE_AND_LAYOUT.check(ProductionClasses.get());
+    }
+
+    @Test
+    void queueUsesNoThirdPartyLibrary() {
+        BlitRules.QUEUE_USES_NO_THIRD_PARTY_LIBRARY.check(ProductionClasses.get());
+    }
+
+    @Test
+    void onlyBenchmarksAndStressTestsDependOnTheTools() {
+        BlitRules.NOTHING_DEPENDS_ON_TOOLS.check(ProductionClasses.get());
     }
 }

@@ -3,6 +3,7 @@ package io.blit.architecture;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
@@ -10,11 +11,15 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.blit.architecture.violation.UsesBenchmarks;
 import io.blit.architecture.violation.UsesCoreInternal;
 import io.blit.architecture.violation.UsesLayoutInternal;
-import io.blit.architecture.violation.UsesQueueDemo;
+import io.blit.architecture.violation.UsesQueueInternal;
+import io.blit.architecture.violation.UsesTools;
 import io.blit.architecture.violation.UsesSunMiscUnsafe;
 import io.blit.core.ViolatesNoPublicMutableFields;
-import io.blit.core.violation.CoreUsesQueueDemo;
+import io.blit.core.violation.CoreUsesTools;
 import io.blit.layout.violation.LayoutUsesCore;
+import io.blit.queue.violation.QueueUsesHdrHistogram;
+import io.blit.queue.violation.QueueUsesTools;
+import io.blit.stress.violation.StressUsesCoreInternal;
 import java.io.IOException;
 import java.lang.classfile.ClassFile;
 import java.lang.constant.ClassDesc;
@@ -37,8 +42,18 @@ class RulesCanFailTest {
     }
 
     @Test
-    void coreRuleRejectsCoreClassUsingQueueDemo() {
-        assertViolates(BlitRules.CORE_DEPENDS_ONLY_ON_LAYOUT, CoreUsesQueueDemo.class);
+    void coreRuleRejectsCoreClassUsingTools() {
+        assertViolates(BlitRules.CORE_DEPENDS_ONLY_ON_LAYOUT, CoreUsesTools.class);
+    }
+
+    @Test
+    void queueRuleRejectsQueueClassUsingTools() {
+        assertViolates(BlitRules.QUEUE_DEPENDS_ONLY_ON_CORE_AND_LAYOUT, QueueUsesTools.class);
+    }
+
+    @Test
+    void queueRuleRejectsQueueClassUsingAThirdPartyLibrary() {
+        assertViolates(BlitRules.QUEUE_USES_NO_THIRD_PARTY_LIBRARY, QueueUsesHdrHistogram.class);
     }
 
     @Test
@@ -47,8 +62,8 @@ class RulesCanFailTest {
     }
 
     @Test
-    void queueDemoRuleRejectsOutsiderUsingQueueDemo() {
-        assertViolates(BlitRules.NOTHING_DEPENDS_ON_QUEUE_DEMO, UsesQueueDemo.class);
+    void toolsRuleRejectsOutsiderUsingTools() {
+        assertViolates(BlitRules.NOTHING_DEPENDS_ON_TOOLS, UsesTools.class);
     }
 
     @Test
@@ -85,6 +100,31 @@ class RulesCanFailTest {
     @Test
     void internalRuleRejectsNonCoreClassUsingLayoutInternal() {
         assertViolates(BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE, UsesLayoutInternal.class);
+    }
+
+    @Test
+    void internalRuleRejectsOutsiderUsingQueueInternal() {
+        assertViolates(BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE, UsesQueueInternal.class);
+    }
+
+    @Test
+    void internalRuleRejectsStressTestsUsingAnInternalPackageOtherThanTheQueues() {
+        assertViolates(BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE, StressUsesCoreInternal.class);
+    }
+
+    /**
+     * The stress tests' exception is real and exercised: the imported jcstress tests do use
+     * io.blit.queue.internal, and the rule accepts exactly that.
+     */
+    @Test
+    void internalRuleAllowsStressTestsRacingQueueInternal() {
+        JavaClasses stress = ProductionClasses.get().that(JavaClass.Predicates.resideInAPackage("io.blit.stress"));
+        assertTrue(stress.stream().anyMatch(type -> type.getDirectDependenciesFromSelf().stream()
+                        .anyMatch(d -> d.getTargetClass().getPackageName().equals("io.blit.queue.internal"))),
+                "no imported stress test uses io.blit.queue.internal: the exception would be unused");
+        EvaluationResult result = BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.evaluate(stress);
+        assertFalse(result.hasViolation(), () -> "the stress tests' use of io.blit.queue.internal was rejected:\n"
+                + result.getFailureReport());
     }
 
     @Test

@@ -5,19 +5,24 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.Map;
 
 /**
  * The condition of {@link BlitRules#INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE}: a class may use a class of
- * an {@code internal} package only if both belong to the same module, or if it is in
- * {@code io.blit.core} and the internal class in {@code io.blit.layout.internal} (the one qualified
- * export). A module is the first three package segments, e.g. {@code io.blit.core}.
+ * an {@code internal} package only if both belong to the same module, or if the pair is one of the named
+ * exceptions ({@link BlitRules#ALLOWED_INTERNAL_USES}: module to the internal package it may use).
+ * A module is the first three package segments, e.g. {@code io.blit.core}.
  *
  * <p>Each violation names the using class, the internal class and the source location.
  */
 final class UseNoInternalsOfOtherModules extends ArchCondition<JavaClass> {
 
-    UseNoInternalsOfOtherModules() {
-        super("use no internal package of another Blit module (except io.blit.core using io.blit.layout.internal)");
+    private final Map<String, String> allowed;
+
+    /** @param allowed module (package root) to the one internal package of another module it may use */
+    UseNoInternalsOfOtherModules(Map<String, String> allowed) {
+        super("use no internal package of another Blit module (except " + allowed + ")");
+        this.allowed = Map.copyOf(allowed);
     }
 
     @Override
@@ -37,12 +42,13 @@ final class UseNoInternalsOfOtherModules extends ArchCondition<JavaClass> {
         return pkg.startsWith("io.blit.") && (pkg.endsWith(".internal") || pkg.contains(".internal."));
     }
 
-    private static boolean isAllowed(JavaClass origin, JavaClass target) {
+    private boolean isAllowed(JavaClass origin, JavaClass target) {
         String originModule = moduleOf(origin);
         if (originModule.equals(moduleOf(target))) {
             return true;
         }
-        return originModule.equals("io.blit.core") && isInPackage(target, "io.blit.layout.internal");
+        String allowedPackage = allowed.get(originModule);
+        return allowedPackage != null && isInPackage(target, allowedPackage);
     }
 
     private static boolean isInPackage(JavaClass type, String pkg) {
