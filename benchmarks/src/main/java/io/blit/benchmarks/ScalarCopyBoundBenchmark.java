@@ -20,9 +20,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * How many 8-byte stores a cycle would Blit need to reach half the floor's GB/s at 4096 bytes? Every copy of an
  * object's fields is made of 8-byte loads and stores, since JDK 25 has no bulk copy from an object that is not an
- * array ({@code docs/copy-engine.md}, "The 4096-byte block against the core's clock"); this measures the floor, Blit
- * and the core's clock side by side. Not part of the published suite ({@code run.sh}); evidence for issue 3's
- * 4096-byte target.
+ * array ({@code docs/copy-engine.md}, large blocks); this measures the floor, Blit and the core's clock side by side.
+ * Not part of the published suite ({@code run.sh}); the evidence behind the documented gap of large blocks to the
+ * floor.
  *
  * <p>Per op, one block of {@code blockBytes} between a heap {@code long[]} (or Blit's generated class of as many
  * {@code long} fields, {@link SweepBlocks}) and a confined native segment:

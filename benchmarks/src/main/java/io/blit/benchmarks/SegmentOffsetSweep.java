@@ -12,10 +12,11 @@ import java.util.Arrays;
  * {@code step}-byte offset of a 4 KiB page, with Blit and with the floor ({@code MemorySegment.copy} from
  * a {@code long[]}), and prints the minimum ns per copy at each offset. An in-process harness (minimum
  * over 30 rounds of 2,000 copies), so that short interruptions drop out — not the host's phases of
- * minutes, which move all four columns (docs/copy-engine.md, "Session 5"); the object and the array
+ * minutes, which move all four columns (docs/copy-engine.md); the object and the array
  * stay where they are, since nothing is allocated while it runs.
  *
- * <p>Evidence for issue 3's 4096-byte target ({@code docs/copy-engine.md}); not part of {@code run.sh}:
+ * <p>Evidence behind the documented gap of large blocks to the floor ({@code docs/copy-engine.md}); not part of
+ * {@code run.sh}:
  * {@code java --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar
  * io.blit.benchmarks.SegmentOffsetSweep [blockBytes] [step]}.
  */
