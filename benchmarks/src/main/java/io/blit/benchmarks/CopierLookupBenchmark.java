@@ -1,6 +1,7 @@
 package io.blit.benchmarks;
 
 import io.blit.core.BlockCopier;
+import io.blit.tools.messages.MarketData;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -7,6 +7,7 @@ import io.blit.core.TriviallyCopyable;
 import io.blit.layout.FieldDescriptor;
 import io.blit.layout.FieldType;
 import io.blit.layout.LayoutDescriptor;
+import io.blit.tools.messages.MarketData;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

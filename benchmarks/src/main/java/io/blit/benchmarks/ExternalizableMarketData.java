@@ -1,5 +1,7 @@
 package io.blit.benchmarks;
 
+import io.blit.tools.messages.MarketData;
+
 import java.io.Externalizable;
 import java.io.IOException;
 import java.io.ObjectInput;

@@ -1,5 +1,7 @@
 package io.blit.benchmarks;
 
+import io.blit.tools.messages.MarketData;
+
 import java.util.concurrent.TimeUnit;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.BytesUtil;
@@ -54,7 +56,7 @@ public class MarketDataChronicleBenchmark {
     /** Allocates the reused buffer, writes the read's image and checks the round trip. */
     @Setup
     public void setUp() {
-        md = new MarketData().fillFor(42);
+        md = new MarketData().fillFor(42, 42_000);
         bytes = Bytes.allocateElasticDirect(INITIAL_CAPACITY);
         chronicleWrite();
         if (bytes.writePosition() != Block.LENGTH) {

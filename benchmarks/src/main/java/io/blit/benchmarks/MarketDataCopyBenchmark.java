@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.CopyEngine;
+import io.blit.tools.messages.MarketData;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
@@ -63,7 +64,7 @@ public class MarketDataCopyBenchmark {
         arena = Arena.ofConfined();
         segment = arena.allocate(SEGMENT_BYTES, Long.BYTES);
         heapLongSegment = MemorySegment.ofArray(new long[BLOCK_BYTES / Long.BYTES]);
-        md = new MarketData().fillFor(42);
+        md = new MarketData().fillFor(42, 42_000);
         copier = BlockCopier.of(MarketData.class);
         wordLoopCopier = BlockCopier.of(MarketData.class, CopyEngine.WORD_LOOP);
         if (copier.engine() != CopyEngine.GENERATED) {

@@ -5,6 +5,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.blit.core.BlockCopier;
 import io.blit.core.CopyEngine;
+import io.blit.tools.messages.MarketData;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -80,7 +81,7 @@ public class MarketDataFormatsBenchmark {
     /** Builds every reused buffer, writes each read's image and checks each format round-trips. */
     @Setup
     public void setUp() throws IOException, ClassNotFoundException {
-        md = new MarketData().fillFor(42);
+        md = new MarketData().fillFor(42, 42_000);
 
         serializable = SerializableMarketData.of(md);
         serializableOut = new ByteArrayOutputStream(BUFFER_BYTES);

@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Output;
 import io.blit.core.BlockCopier;
 import io.blit.core.CopyEngine;
+import io.blit.tools.messages.MarketData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,7 +52,7 @@ public final class SerializedSizes {
      * @throws IllegalStateException if a fixed-offset write fits in no segment up to 4096 bytes
      */
     public static Map<String, Integer> perVariant() {
-        MarketData md = new MarketData().fillFor(42);
+        MarketData md = new MarketData().fillFor(42, 42_000);
         Map<String, Integer> sizes = new LinkedHashMap<>();
         sizes.put("default", jdk(SerializableMarketData.of(md)));
         sizes.put("externalizable", jdk(ExternalizableMarketData.of(md)));
