@@ -3,7 +3,6 @@ package io.blit.benchmarks;
 import io.blit.core.BlockCopier;
 import io.blit.core.CopyEngine;
 import io.blit.core.TriviallyCopyable;
-import io.blit.tools.messages.MarketData;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
