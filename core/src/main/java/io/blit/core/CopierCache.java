@@ -21,7 +21,8 @@ import java.util.Arrays;
  * constant, falling back to the table. Held in a {@code static final} field and called with {@code invokeExact}, the JIT
  * inlines it; where it knows the exact class of the object (a final class, as MarketData), the test
  * folds away and the copier's {@link CopyPath}, its length and its codec become constants, so the
- * per-call lookup costs nothing (docs/copy-engine.md, "Speed targets of issue 3"). Each new guard
+ * per-call lookup costs nothing (docs/copy-engine.md, "Decision: the class lookup as a constant call site").
+ * Each new guard
  * re-targets the call site, which deoptimises the code that inlined it: that happens at most
  * {@value #MAX_GUARDS} times.
  *

@@ -14,7 +14,7 @@ import java.util.Objects;
  * it guards, so in compiled code the length becomes an immediate of the bounds compare, the
  * {@code byAddress} branch folds, and the codec becomes a constant of its exact hidden class, whose
  * methods are then called directly, without the interface call's class check (docs/copy-engine.md,
- * "Speed targets of issue 3"). Every check on the segment is still made on every call.
+ * "Decision: the class lookup as a constant call site"). Every check on the segment is still made on every call.
  *
  * <p>Immutable and thread-safe, like the copier it belongs to. Callers pass an object of exactly the
  * copier's class (for {@link TriviallyCopyable} that holds by construction).

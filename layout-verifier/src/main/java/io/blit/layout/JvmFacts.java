@@ -38,8 +38,8 @@ public record JvmFacts(int objectHeaderSize,
     }
 
     /**
-     * Facts of a JVM with this platform's native byte order (the byte order was added to the record
-     * later; this constructor keeps the earlier six-argument form).
+     * Facts of a JVM with this platform's native byte order: the six-argument form, for callers that
+     * do not name a byte order.
      *
      * @throws IllegalArgumentException if a size is not positive; NullPointerException for null names
      */

@@ -75,9 +75,9 @@ public record Baseline(List<BaselineEntry> entries) {
      * {@code recordCommand}), then per entry a {@code layout} line and one line per field, by offset:
      * <pre>
      * blit-layout-baseline 1
-     * layout io.blit.queue.MarketData mode=default start=16 length=144 fingerprint=c3bfc6d850911aec
-     *   &#64;16 long securityId in io.blit.queue.MarketData
-     *   &#64;24 long time in io.blit.queue.MarketData
+     * layout io.blit.tools.messages.MarketData mode=default start=16 length=144 fingerprint=c3bfc6d850911aec
+     *   &#64;16 long securityId in io.blit.tools.messages.MarketData
+     *   &#64;24 long time in io.blit.tools.messages.MarketData
      * </pre>
      *
      * @param recordCommand how to re-record this file, written into a comment; may be empty

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The "normal object" twin of {@link BookUpdate}, as BACKGROUND.md's published comparison describes it: symbol,
- * exchange and send time as {@code String}s, bids and asks as {@code List}s of {@link PriceLevel}, serialised with
- * {@link java.io.ObjectOutputStream} (see {@link SerializedBookCodec}). Same content as {@link BookUpdate#fillFor}
+ * The "normal object" twin of {@link BookUpdate}, as the published persisted-queue comparison describes it:
+ * symbol, exchange and send time as {@code String}s, bids and asks as {@code List}s of {@link PriceLevel}, serialised with
+ * {@link java.io.ObjectOutputStream} (see {@link SerializedBookEndpoints}). Same content as {@link BookUpdate#fillFor}
  * for message {@code n}; the send time is the decimal {@link System#nanoTime()} value the message was meant to be
  * sent at. Immutable once built.
  */

@@ -3,8 +3,8 @@ package io.blit.tools.messages;
 import io.blit.core.TriviallyCopyable;
 
 /**
- * An order-book update with five levels a side, as the trivially copyable message of the latency comparison
- * (BACKGROUND.md, "End-to-end through a persisted queue"): symbol and exchange packed into longs by
+ * An order-book update with five levels a side, the trivially copyable message of the end-to-end latency
+ * comparison (two services passing order-book updates through a memory-mapped queue): symbol and exchange packed into longs by
  * {@link SymbolCodec}, then sequence, intended send time and 5 × (price, quantity) per side — 4 longs and 20
  * doubles, a 192-byte field block that Blit copies in one sweep. {@link NormalBookUpdate} is its twin as a
  * "normal" Java object.

@@ -3,7 +3,8 @@ package io.blit.tools.messages;
 import io.blit.core.TriviallyCopyable;
 
 /**
- * The reference message of BACKGROUND.md: two longs and sixteen doubles, a 144-byte field block.
+ * The reference DTO of Chronicle Bytes' published benchmark: two longs and sixteen doubles, a 144-byte
+ * field block.
  *
  * <p>Integrity convention used by the demo and tests: for message number {@code n},
  * {@code securityId = n} and double field {@code i} (0..15 in declaration order) {@code = n + i / 16.0}.
