@@ -44,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 5, time = 200, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class CrossLayoutReadBenchmark {
-    /** PLATFORM.md's class whose field order changes with compact object headers: 4 fields, 3 sizes. */
+    /** The documented class whose field order changes with compact object headers: 4 fields, 3 sizes. */
     public static final class Mixed extends TriviallyCopyable {
         long a;
         double b;

@@ -72,7 +72,7 @@ public class SizeSweepBenchmark {
                     + block.byteSize() + " bytes; expected GENERATED and " + blockBytes);
         }
         // Blit touches only the confined segment here: one copy to a heap segment in the same JVM
-        // changes the JIT's profile of the copy path (docs/copy-engine.md, "Open").
+        // changes the JIT's profile of the copy path (docs/copy-engine.md, "Known effect: one use of the checked path slows the confined path").
         MemorySegment.copy(heapLongSegment, 0, segment, offset, blockBytes);
         block.readFrom(segment, offset);
         SweepImages.requireFieldsInOrder(block, heapLongSegment, blockBytes);

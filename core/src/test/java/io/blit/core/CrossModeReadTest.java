@@ -86,8 +86,8 @@ class CrossModeReadTest {
                 summary.append(String.format("%-8s -> %-8s translated %2d, bulk %2d%n", writer.name(), reader.name(), translated, bulk));
             }
         }
-        assertEquals("translates=true strict=refused", outcome.get("default->compact").get("LongDoubleIntByte"), "PLATFORM.md's example");
-        assertEquals("translates=true strict=refused", outcome.get("compact->default").get("LongDoubleIntByte"), "PLATFORM.md's example");
+        assertEquals("translates=true strict=refused", outcome.get("default->compact").get("LongDoubleIntByte"), "the documented compact-headers example");
+        assertEquals("translates=true strict=refused", outcome.get("compact->default").get("LongDoubleIntByte"), "the documented compact-headers example");
         System.out.print(summary);
     }
 

@@ -46,7 +46,7 @@ class HotSpotLayoutModelTest {
 
     @Test
     void modelPlacesFieldsInHolesAsPlatformMdDescribes() {
-        // PLATFORM.md: P{byte x; long y} + Q{byte z; short w; int v} -> x@12 z@13 w@14 y@16 v@24 (12-byte header).
+        // HotSpot on JDK 25: P{byte x; long y} + Q{byte z; short w; int v} -> x@12 z@13 w@14 y@16 v@24 (12-byte header).
         Map<Field, Integer> offsets = HotSpotLayoutModel.instanceFieldOffsets(Shapes.FillsSuperclassHoles.class, 12, 4, true);
         assertEquals(Map.of("x", 12, "z", 13, "w", 14, "y", 16, "v", 24), byName(offsets));
         // Compact headers change the order: A{long a; double b; int c; byte d} -> a@8 b@16 c@24 d@28.

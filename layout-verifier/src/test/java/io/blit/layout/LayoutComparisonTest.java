@@ -75,7 +75,7 @@ class LayoutComparisonTest {
         assertReportMentions(comparison, "'a' moved from +0 (writer) to +4 (reader)", "'b' moved from +4 (writer) to +0 (reader)");
     }
 
-    /** PLATFORM.md: default c@12 a@16 b@24 d@32, compact headers a@8 b@16 c@24 d@28. */
+    /** HotSpot on JDK 25: default c@12 a@16 b@24 d@32, compact headers a@8 b@16 c@24 d@28. */
     @Test
     void compactHeadersReorderLongDoubleIntByteAndTheReportNamesTheMovedFields() {
         String host = Shapes.LongDoubleIntByte.class.getName();

@@ -104,7 +104,7 @@ class LayoutVerifierOracleTest {
         }
     }
 
-    /** The offsets PLATFORM.md documents, in the mode this JVM runs in. */
+    /** The offsets HotSpot on JDK 25 is known to give (docs/layout-verifier.md), in the mode this JVM runs in. */
     @Test
     void documentedOffsetsHoldInThisMode() {
         JvmFacts jvm = JvmFacts.current();
@@ -119,7 +119,7 @@ class LayoutVerifierOracleTest {
                 assertBlock(MarketDataShape.class, 8, 152);
             }
             case "uncompressed-class-pointers" -> {
-                // PLATFORM.md: a class of only 8-byte fields keeps its declaration order in every mode;
+                // HotSpot: a class of only 8-byte fields keeps its declaration order in every mode;
                 // with a 16-byte header the first field is at 16, as with the default 12-byte header.
                 assertBlock(MarketDataShape.class, 16, 160);
             }

@@ -29,13 +29,13 @@ public final class Shapes {
         public double d; public long l; public float f; public int i; public short s; public char c; public byte b; public boolean z;
     }
 
-    /** PLATFORM.md's example whose order changes with compact object headers. */
+    /** The documented example whose order changes with compact object headers (docs/layout-verifier.md). */
     public static final class LongDoubleIntByte { public long a; public double b; public int c; public byte d; }
 
-    /** PLATFORM.md's P: a hole after x that subclass fields fill. */
+    /** P: a hole after x that subclass fields fill. */
     public static class ByteLong { public byte x; public long y; }
 
-    /** PLATFORM.md's Q: x@12 z@13 w@14 y@16 v@24 by default. */
+    /** Q: x@12 z@13 w@14 y@16 v@24 by default. */
     public static final class FillsSuperclassHoles extends ByteLong { public byte z; public short w; public int v; }
 
     public static class LevelOne { public int a; }
@@ -46,7 +46,7 @@ public final class Shapes {
     public static class HoleyTwo extends HoleyOne { public byte c; public int d; }
     public static final class HoleyThree extends HoleyTwo { public byte e; public short f; public char g; }
 
-    /** BACKGROUND.md's MarketData: 2 longs + 16 doubles, 144 bytes. */
+    /** The reference message MarketData: 2 longs + 16 doubles, 144 bytes. */
     public static final class MarketDataShape {
         public long securityId, time;
         public double bidQty0, bidQty1, bidQty2, bidQty3, askQty0, askQty1, askQty2, askQty3;
