@@ -70,7 +70,7 @@ final class LatencyCommand {
     static final String DEMO_HELP = """
             Usage: demo [bench options]
 
-            Runs the end-to-end latency comparison of BACKGROUND.md on this machine: a producer process and a
+            Runs the published end-to-end latency comparison on this machine: a producer process and a
             consumer process on a queue in a temporary directory, first trivially copyable BookUpdates, then
             the same content as normal objects through ObjectOutputStream; prints both tables and the ratio of
             the median latencies, then deletes its files. Before them it measures the floor: the same send and

@@ -41,9 +41,7 @@ final class RowLayout implements PrettyPrinter, Instantiatable<RowLayout> {
 
     @Override
     public void writeStartObject(JsonGenerator g) {
-        int depth = enter(g);
-        g.writeRaw('{');
-        broken.set(depth, depth == 1);
+        open(g, '{', true);
     }
 
     @Override
@@ -70,20 +68,17 @@ final class RowLayout implements PrettyPrinter, Instantiatable<RowLayout> {
 
     @Override
     public void writeEndObject(JsonGenerator g, int nrOfEntries) {
-        leave(g, nrOfEntries);
-        g.writeRaw('}');
+        close(g, nrOfEntries, '}');
     }
 
     @Override
     public void writeStartArray(JsonGenerator g) {
-        int depth = enter(g);
-        g.writeRaw('[');
-        broken.clear(depth);
+        open(g, '[', false);
     }
 
     @Override
     public void beforeArrayValues(JsonGenerator g) {
-        // The line breaks, if any, come with the first element that is a container (see enter).
+        // The line breaks, if any, come with the first element that is a container (see open).
     }
 
     @Override
@@ -93,32 +88,32 @@ final class RowLayout implements PrettyPrinter, Instantiatable<RowLayout> {
 
     @Override
     public void writeEndArray(JsonGenerator g, int nrOfValues) {
-        leave(g, nrOfValues);
-        g.writeRaw(']');
+        close(g, nrOfValues, ']');
     }
 
     /**
-     * Called when a container has been opened (the generator's context is already the new one's): inside an array,
-     * the container starts a line of its own, and the array is marked as breaking its lines.
-     *
-     * @return the new container's nesting depth (1 for the root)
+     * Writes a container's opening bracket (the generator's context is already the new container's): inside an
+     * array, the container starts a line of its own, and the array is marked as breaking its lines. The root object
+     * breaks its own lines too.
      */
-    private int enter(JsonGenerator g) {
+    private void open(JsonGenerator g, char bracket, boolean isObject) {
         int depth = depth(g);
         if (depth > 1 && g.streamWriteContext().getParent().inArray()) {
             broken.set(depth - 1);
             newLine(g, depth - 1);
         }
-        return depth;
+        g.writeRaw(bracket);
+        broken.set(depth, isObject && depth == 1);
     }
 
-    /** Called before a container's closing bracket: a container that broke its lines closes on a line of its own. */
-    private void leave(JsonGenerator g, int entries) {
+    /** Writes a container's closing bracket, on a line of its own if the container broke its lines. */
+    private void close(JsonGenerator g, int entries, char bracket) {
         int depth = depth(g);
         if (broken.get(depth) && entries > 0) {
             newLine(g, depth - 1);
         }
         broken.clear(depth);
+        g.writeRaw(bracket);
     }
 
     /** A newline, indented once per line-breaking container open at depths 1 to {@code depth}. */

@@ -53,7 +53,7 @@ public record RunMetadata(String jdk, String cpu, int cpus, String date, String 
 
     /** This JVM: {@code version (VM name VM version)}. */
     public static String thisJdk() {
-        return Runtime.version() + " (" + System.getProperty("java.vm.name") + " "
+        return System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.vm.version") + ")";
     }
 
