@@ -1,17 +1,22 @@
 /**
  * The tools around Blit's queue: the command-line tool ({@code io.blit.tools.cli}), the end-to-end
  * latency harness ({@code io.blit.tools.latency}), the demos ({@code io.blit.tools.demo}) and the demo's
- * message classes ({@code io.blit.tools.messages}). Not a library: nothing in Blit depends on it.
+ * message classes ({@code io.blit.tools.messages}), and the result files and charts the harness and the
+ * benchmarks share ({@code io.blit.tools.report}). Not a library: only the benchmarks use it.
  */
 module io.blit.tools {
     requires io.blit.queue;
     // HdrHistogram 2.2.2 is an automatic module named after its jar (it has no Automatic-Module-Name).
     requires HdrHistogram;
+    // The JSON result files (io.blit.tools.latency and io.blit.tools.report); io.blit.tools.report's public
+    // methods take and return Jackson's tree nodes, so readers of this module read Jackson's module too.
+    requires transitive tools.jackson.databind;
 
     exports io.blit.tools.cli;
     exports io.blit.tools.demo;
     exports io.blit.tools.latency;
     exports io.blit.tools.messages;
+    exports io.blit.tools.report;
     // Lets Blit generate field-access code for the messages (CopyEngine.GENERATED) instead of
     // falling back to the slower word loop.
     opens io.blit.tools.messages to io.blit.core;

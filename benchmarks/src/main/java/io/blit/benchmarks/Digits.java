@@ -14,6 +14,11 @@ final class Digits {
      * {@code 130000}. Only for finite values.
      */
     static String significant(double value, int digits) {
-        return new BigDecimal(value).round(new MathContext(digits)).stripTrailingZeros().toPlainString();
+        return rounded(value, digits).toPlainString();
+    }
+
+    /** {@code value} rounded to {@code digits} significant digits, trailing zeros stripped. Only for finite values. */
+    static BigDecimal rounded(double value, int digits) {
+        return new BigDecimal(value).round(new MathContext(digits)).stripTrailingZeros();
     }
 }

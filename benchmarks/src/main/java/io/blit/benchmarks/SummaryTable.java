@@ -5,6 +5,7 @@ import static io.blit.benchmarks.BenchmarkId.READ;
 import static io.blit.benchmarks.BenchmarkId.SWEEP;
 import static io.blit.benchmarks.BenchmarkId.WRITE;
 
+import io.blit.tools.report.RunMetadata;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +23,9 @@ final class SummaryTable {
     }
 
     static void print(PrintStream out, RunInfo info, List<Score> results) {
-        out.printf(Locale.ROOT, "%nBlit benchmark suite, mode %s%nJDK %s%nCPU %s%n", info.mode(), info.jdk(), info.cpu());
+        RunMetadata run = info.metadata();
+        out.printf(Locale.ROOT, "%nBlit benchmark suite, mode %s, %s UTC%nJDK %s%nCPU %s, %d available%n", info.mode(),
+                run.date(), run.jdk(), run.cpu(), run.cpus());
         out.printf(Locale.ROOT, "%nMarketData (ns/op ± score error)%n%-16s %24s %24s %7s%n", "variant", "write", "read", "bytes");
         if (Score.variants(results, MARKETDATA).isEmpty()) {
             out.println("(no results)");

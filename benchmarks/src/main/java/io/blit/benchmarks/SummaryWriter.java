@@ -1,17 +1,20 @@
 package io.blit.benchmarks;
 
+import io.blit.tools.report.ReportJson;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Writes {@code summary.json}, by hand (the module takes no JSON library for this):
+ * Writes {@code summary.json} with Jackson, in {@link ReportJson}'s one-result-per-line layout:
  *
  * <pre>{@code
- * {"mode": "full"|"quick", "jdk": "...", "cpu": "...",
+ * {"mode": "full"|"quick", "jdk": "...", "cpu": "...", "cpus": 2, "date": "2026-11-24", "command": "...",
  *  "results": [{"suite": "marketdata", "op": "write", "variant": "blit", "bytes": 144,
  *               "ns_per_op": 7.9, "error": 0.1}, ...
  *              {"suite": "sweep", "op": "read", "variant": "floor", "bytes": 4096,
@@ -19,77 +22,51 @@ import java.util.Map;
  *  "ratios": {"write": {"blit_over_floor": 1.2, ...}, "read": {...}}}
  * }</pre>
  *
- * Numbers keep six significant digits. A number JMH could not produce (an error from one iteration, an
- * unknown serialised size) is {@code null}; a ratio without both inputs is absent (see {@link Ratios}).
+ * {@code jdk} to {@code command} are {@link io.blit.tools.report.RunMetadata}'s. Numbers keep six significant
+ * digits, in plain notation. A number JMH could not produce (an error from one iteration, an unknown serialised
+ * size) is {@code null}; a ratio without both inputs is absent (see {@link Ratios}). Stateless.
  */
 final class SummaryWriter {
+    private static final int DIGITS = 6;
+
     private SummaryWriter() {
     }
 
     static void write(Path file, RunInfo info, List<Score> results) throws IOException {
-        Files.writeString(file, json(info, results));
+        ReportJson.write(file, document(info, results));
     }
 
+    /** The text {@link #write} writes. */
     static String json(RunInfo info, List<Score> results) {
-        StringBuilder out = new StringBuilder(256 + 160 * results.size());
-        out.append("{\n");
-        out.append("  \"mode\": ").append(string(info.mode())).append(",\n");
-        out.append("  \"jdk\": ").append(string(info.jdk())).append(",\n");
-        out.append("  \"cpu\": ").append(string(info.cpu())).append(",\n");
-        out.append("  \"results\": [");
-        List<String> rows = new ArrayList<>();
+        return ReportJson.text(document(info, results));
+    }
+
+    static ObjectNode document(RunInfo info, List<Score> results) {
+        ObjectNode root = ReportJson.object().put("mode", info.mode());
+        info.metadata().putInto(root);
+        ArrayNode rows = root.putArray("results");
         for (Score m : results) {
-            StringBuilder row = new StringBuilder("{");
-            row.append("\"suite\": ").append(string(m.id().suite()));
-            row.append(", \"op\": ").append(string(m.id().op()));
-            row.append(", \"variant\": ").append(string(m.id().variant()));
-            row.append(", \"bytes\": ").append(m.bytes() > 0 ? Integer.toString(m.bytes()) : "null");
-            row.append(", \"ns_per_op\": ").append(number(m.nsPerOp()));
-            row.append(", \"error\": ").append(number(m.error()));
-            m.gbPerS().ifPresent(g -> row.append(", \"gb_per_s\": ").append(number(g)));
-            rows.add(row.append('}').toString());
+            ObjectNode row = rows.addObject()
+                    .put("suite", m.id().suite())
+                    .put("op", m.id().op())
+                    .put("variant", m.id().variant());
+            row.set("bytes", m.bytes() > 0 ? row.numberNode(m.bytes()) : row.nullNode());
+            row.set("ns_per_op", number(m.nsPerOp()));
+            row.set("error", number(m.error()));
+            m.gbPerS().ifPresent(g -> row.set("gb_per_s", number(g)));
         }
-        out.append(rows.isEmpty() ? "" : "\n    " + String.join(",\n    ", rows) + "\n  ");
-        out.append("],\n");
-        out.append("  \"ratios\": {");
-        List<String> ops = new ArrayList<>();
+        ObjectNode ratios = root.putObject("ratios");
         for (Map.Entry<String, Map<String, Double>> op : Ratios.of(results).entrySet()) {
-            List<String> pairs = new ArrayList<>();
-            op.getValue().forEach((name, value) -> pairs.add(string(name) + ": " + number(value)));
-            ops.add(string(op.getKey()) + ": {" + String.join(", ", pairs) + "}");
+            ObjectNode byName = ratios.putObject(op.getKey());
+            op.getValue().forEach((name, value) -> byName.set(name, number(value)));
         }
-        out.append("\n    ").append(String.join(",\n    ", ops)).append("\n  }\n");
-        return out.append("}\n").toString();
+        return root;
     }
 
-    /** A JSON number, or {@code null} for NaN and infinities, which JSON cannot hold. */
-    static String number(double value) {
-        if (!Double.isFinite(value)) {
-            return "null";
-        }
-        return Digits.significant(value, 6);
-    }
-
-    /** A JSON string literal. */
-    static String string(String value) {
-        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+    /** A JSON number of six significant digits, or {@code null} for NaN and infinities, which JSON cannot hold. */
+    static JsonNode number(double value) {
+        return Double.isFinite(value)
+                ? JsonNodeFactory.instance.numberNode(Digits.rounded(value, DIGITS))
+                : JsonNodeFactory.instance.nullNode();
     }
 }

@@ -1,10 +1,12 @@
 package io.blit.benchmarks;
 
+import io.blit.tools.report.RunMetadata;
 import java.util.List;
 
 /** Synthetic scores for the summary tests: no JMH run needed. */
 final class SummaryTestData {
-    static final RunInfo INFO = new RunInfo("quick", "25.0.3 (OpenJDK \"64-Bit\" VM)", "Test CPU");
+    static final RunInfo INFO = new RunInfo("quick",
+            new RunMetadata("25.0.3 (OpenJDK \"64-Bit\" VM)", "Test CPU", 2, "2026-01-02", "BenchmarkSuite --quick"));
 
     private SummaryTestData() {
     }

@@ -4,6 +4,7 @@ import io.blit.tools.messages.BookUpdate;
 import io.blit.tools.messages.MarketData;
 
 import io.blit.queue.WaitStrategy;
+import io.blit.tools.latency.IntervalLog;
 import io.blit.tools.latency.LatencyChart;
 import io.blit.tools.latency.LatencyJson;
 import io.blit.tools.latency.LatencyResult;
@@ -59,8 +60,9 @@ final class LatencyCommand {
               --wait S       consumer's wait between empty polls: busy (spin, default), yield, park
               --pin          process mode: pin producer and consumer to CPUs 0 and 1 with taskset, where
                              available (Java threads cannot be pinned without native code: thread mode ignores it)
-              --json FILE    also write every figure as JSON to FILE, and the percentile chart as SVG next to it
-                             (FILE with .json replaced by .svg)
+              --json FILE    also write every figure as JSON to FILE, the percentile chart as SVG next to it
+                             (FILE with .json replaced by .svg) and every run's histogram as an HdrHistogram
+                             interval log (.hlog, tagged with the kind)
               --dir D        where to create the temporary queue directory (default: java.io.tmpdir)
               --segment-size B   queue file size; default: large enough for the whole run (up to 1 GiB), so no
                              file is created while measuring""";
@@ -68,7 +70,7 @@ final class LatencyCommand {
     static final String DEMO_HELP = """
             Usage: demo [bench options]
 
-            Runs the end-to-end latency comparison of BACKGROUND.md on this machine: a producer process and a
+            Runs the published end-to-end latency comparison on this machine: a producer process and a
             consumer process on a queue in a temporary directory, first trivially copyable BookUpdates, then
             the same content as normal objects through ObjectOutputStream; prints both tables and the ratio of
             the median latencies, then deletes its files. Before them it measures the floor: the same send and
@@ -193,7 +195,9 @@ final class LatencyCommand {
                 LatencyChart.write(svg, mode + " mode, " + String.format(Locale.ROOT, "%,d", first.rate())
                         + " msg/s, " + first.runs() + " runs x " + String.format(Locale.ROOT, "%,d", first.count())
                         + " messages merged per kind; JDK " + Runtime.version(), results);
-                out.println("wrote " + json + " and " + svg);
+                Path hlog = IntervalLog.fileFor(json);
+                IntervalLog.write(hlog, results);
+                out.println("wrote " + json + ", " + svg + " and " + hlog);
             }
             return QueueCli.OK;
         } catch (InterruptedException e) {

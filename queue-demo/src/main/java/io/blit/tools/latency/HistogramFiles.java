@@ -2,56 +2,41 @@ package io.blit.tools.latency;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.Base64;
+import java.util.Arrays;
 import java.util.List;
-import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
 /**
- * How a consumer process hands its histograms back: one line per run, each HdrHistogram's compressed encoding in
- * Base64, written to a temporary name and moved into place so a reader never sees half a file. Stateless.
+ * How a consumer process hands its histograms back: an HdrHistogram interval log ({@link IntervalLog}) of one
+ * untagged interval per run, which keeps each run's start and end time stamps, written to a temporary name and
+ * moved into place so a reader never sees half a file. Stateless.
  */
 final class HistogramFiles {
     private HistogramFiles() {
     }
 
     static void write(Path file, Histogram[] histograms) {
-        StringBuilder text = new StringBuilder();
-        for (Histogram histogram : histograms) {
-            ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-            int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-            byte[] bytes = new byte[length];
-            buffer.flip().get(bytes);
-            text.append(Base64.getEncoder().encodeToString(bytes)).append('\n');
-        }
-        writeAtomically(file, text.toString());
+        writeAtomically(file, IntervalLog.text(Arrays.asList(histograms), List.of("consumer's histograms")));
     }
 
     /**
-     * @throws IllegalStateException naming the file and line if a line is not an encoded histogram
+     * @throws IllegalStateException naming the file if it cannot be read or is not an interval log of histograms
      */
     static List<Histogram> read(Path file) {
-        List<Histogram> histograms = new ArrayList<>();
-        List<String> lines;
+        String log;
         try {
-            lines = Files.readAllLines(file);
+            log = Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the consumer's histograms from " + file, e);
         }
-        for (int i = 0; i < lines.size(); i++) {
-            try {
-                byte[] bytes = Base64.getDecoder().decode(lines.get(i));
-                histograms.add(Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0));
-            } catch (IllegalArgumentException | DataFormatException e) {
-                throw new IllegalStateException(file + " line " + (i + 1) + " is not an encoded histogram: " + e, e);
-            }
+        try {
+            return IntervalLog.read(log);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(file + " is not a log of encoded histograms: " + e, e);
         }
-        return histograms;
     }
 
     /** Writes {@code text} to a temporary sibling of {@code file}, then renames it atomically. */

@@ -11,7 +11,8 @@ import org.HdrHistogram.Histogram;
  * Every message is checked after its time is taken (in order, each once, the content its kind defines), so the
  * checks cost no latency of their own message.
  *
- * <p>Histograms have 3 significant digits and track up to {@value #HIGHEST_TRACKABLE_SECONDS} s; recording
+ * <p>Each run's histogram carries the run's start and end time stamps (see {@link #run}). Histograms have 3
+ * significant digits and track up to {@value #HIGHEST_TRACKABLE_SECONDS} s; recording
  * allocates nothing.
  */
 public final class ReceiveLoop {
@@ -28,7 +29,9 @@ public final class ReceiveLoop {
     }
 
     /**
-     * Receives all {@code plan.total()} messages and returns one histogram per measured run (nanoseconds).
+     * Receives all {@code plan.total()} messages and returns one histogram per measured run (nanoseconds), time
+     * stamped with the run's slot of the schedule: start at the intended send time of its first message, end at that
+     * of the first message after it (epoch milliseconds).
      *
      * @param stop checked every 4096 empty polls; when it returns true the loop gives up
      * @throws IllegalStateException if a message arrives out of order, with wrong content, before its intended time
@@ -47,6 +50,7 @@ public final class ReceiveLoop {
         long warmup = plan.warmup();
         long count = plan.count();
         int attempt = 0;
+        long intended = 0;
         for (long expected = 0; expected < total; ) {
             if (!receiver.poll()) {
                 if ((++attempt & 0xfff) == 0 && stop.getAsBoolean()) {
@@ -57,7 +61,8 @@ public final class ReceiveLoop {
                 continue;
             }
             long received = System.nanoTime();
-            long latency = received - receiver.intendedNanos();
+            intended = receiver.intendedNanos();
+            long latency = received - intended;
             long sequence = receiver.sequence();
             if (sequence != expected) {
                 throw new IllegalStateException("expected message " + expected + ", got " + sequence);
@@ -75,6 +80,26 @@ public final class ReceiveLoop {
             expected++;
             attempt = 0;
         }
+        stampRuns(histograms, plan, intended - plan.offsetNanos(total - 1));
         return histograms;
+    }
+
+    /**
+     * Sets each run's start and end time stamps (epoch milliseconds, for {@link IntervalLog}): from the intended send
+     * time of its first message to the intended send time of the first message after it. Taken from the schedule
+     * after the loop, so the measured loop takes no clock reading of its own for them.
+     *
+     * @param scheduleStart the {@link System#nanoTime()} at which message 0 was meant to be sent
+     */
+    private static void stampRuns(Histogram[] histograms, RunPlan plan, long scheduleStart) {
+        long epochMillis = System.currentTimeMillis();
+        long nanos = System.nanoTime();
+        for (int r = 0; r < histograms.length; r++) {
+            long first = plan.warmup() + r * plan.count();
+            long start = scheduleStart + plan.offsetNanos(first);
+            long end = scheduleStart + plan.offsetNanos(first + plan.count());
+            histograms[r].setStartTimeStamp(epochMillis - (nanos - start) / 1_000_000);
+            histograms[r].setEndTimeStamp(epochMillis - (nanos - end) / 1_000_000);
+        }
     }
 }

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Formats a {@link LatencyResult} as the table users of persisted queues expect (BACKGROUND.md): one row per
- * percentile (50, 90, 99, 99.7, 99.9, 99.99, worst), one column per run, then {@code % Variation}; values in
- * microseconds with three significant digits.
+ * Formats a {@link LatencyResult} as the table users of persisted queues expect (the published latency tables):
+ * one row per percentile (50, 90, 99, 99.7, 99.9, 99.99, worst), one column per run, then {@code % Variation};
+ * values in microseconds with three significant digits.
  *
  * <pre>
  * Percentile      run1      run2      run3   % Variation
@@ -14,8 +14,8 @@ import java.util.Locale;
  * ...
  * </pre>
  *
- * <p>Variation is computed as BACKGROUND.md defines it, {@code 100 * (max - min) / (max + min / 2)} over the runs'
- * values of that row — note the operator precedence: {@code max + min/2}, not {@code (max + min) / 2}; kept so the
+ * <p>Variation is computed as the published tables define it, {@code 100 * (max - min) / (max + min / 2)} over the
+ * runs' values of that row — note the operator precedence: {@code max + min/2}, not {@code (max + min) / 2}; kept so the
  * column is comparable with the published tables. It is 0 for a single run. Stateless.
  */
 public final class ReportTable {
@@ -52,7 +52,8 @@ public final class ReportTable {
     }
 
     /**
-     * {@code 100 * (max - min) / (max + min / 2)} over {@code values}, as BACKGROUND.md defines it; 0 when all are 0.
+     * {@code 100 * (max - min) / (max + min / 2)} over {@code values}, as the published tables define
+     * it; 0 when all are 0.
      *
      * @throws IllegalArgumentException if {@code values} is empty
      */

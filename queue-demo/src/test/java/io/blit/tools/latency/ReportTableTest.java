@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 
 class ReportTableTest {
     @Test
-    void variationIsTheBackgroundFormulaWithItsPrecedence() {
+    void variationIsThePublishedFormulaWithItsPrecedence() {
         // 100 * (max - min) / (max + min / 2): 100 * 100 / (200 + 50) = 40
         assertEquals(40.0, ReportTable.variation(100, 200, 150), 1e-12);
         assertEquals(0.0, ReportTable.variation(7, 7, 7), 1e-12);
         assertEquals(0.0, ReportTable.variation(5), 1e-12);
         assertEquals(0.0, ReportTable.variation(0, 0), 1e-12);
-        // published normal-object p50 row of BACKGROUND.md: 18.53 .. 19.36 -> 100*0.83/(19.36+9.265)
+        // a published normal-object p50 row: 18.53 .. 19.36 -> 100*0.83/(19.36+9.265)
         assertEquals(2.8996, ReportTable.variation(18530, 18590, 18910, 19360, 19300), 1e-3);
         assertThrows(IllegalArgumentException.class, ReportTable::variation);
     }
