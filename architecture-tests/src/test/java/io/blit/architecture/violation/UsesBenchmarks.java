@@ -1,13 +1,13 @@
 package io.blit.architecture.violation;
 
-import io.blit.benchmarks.MarketData;
+import io.blit.benchmarks.ExplicitCodec;
 
 /** Fixture violating "nothing depends on benchmarks": a class outside io.blit.benchmarks uses one of its classes. */
 public final class UsesBenchmarks {
     private UsesBenchmarks() {
     }
 
-    public static long securityIdOf(MarketData message) {
-        return message.securityId;
+    public static Class<?> codec() {
+        return ExplicitCodec.class;
     }
 }
