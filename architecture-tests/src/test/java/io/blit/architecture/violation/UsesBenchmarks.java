@@ -1,6 +1,6 @@
 package io.blit.architecture.violation;
 
-import io.blit.benchmarks.ExplicitCodec;
+import io.blit.benchmarks.MarketDataCopyBenchmark;
 
 /** Fixture violating "nothing depends on benchmarks": a class outside io.blit.benchmarks uses one of its classes. */
 public final class UsesBenchmarks {
@@ -8,6 +8,6 @@ public final class UsesBenchmarks {
     }
 
     public static Class<?> codec() {
-        return ExplicitCodec.class;
+        return MarketDataCopyBenchmark.class;
     }
 }
