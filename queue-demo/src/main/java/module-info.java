@@ -7,6 +7,8 @@ module io.blit.tools {
     requires io.blit.queue;
     // HdrHistogram 2.2.2 is an automatic module named after its jar (it has no Automatic-Module-Name).
     requires HdrHistogram;
+    // The command line (io.blit.tools.cli) parses with picocli.
+    requires info.picocli;
 
     exports io.blit.tools.cli;
     exports io.blit.tools.demo;
@@ -16,4 +18,6 @@ module io.blit.tools {
     // falling back to the slower word loop.
     opens io.blit.tools.messages to io.blit.core;
     opens io.blit.tools.latency to io.blit.core;
+    // picocli fills the commands' option fields and creates their converters by reflection.
+    opens io.blit.tools.cli to info.picocli;
 }
