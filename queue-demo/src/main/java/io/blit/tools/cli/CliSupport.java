@@ -2,6 +2,7 @@ package io.blit.tools.cli;
 
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.QueueCorruptedException;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -22,7 +23,8 @@ import picocli.CommandLine.TypeConversionException;
  * <p>Error lines: a wrong command line (unknown option, bad number, missing value, a value a command refuses)
  * reads {@code error: COMMAND: PROBLEM (QUALIFIED-COMMAND --help for usage)}; a value a converter refused reads
  * {@code --option PROBLEM}, e.g. {@code --count expects an integer, got 'many'}. Bad input found while running
- * ({@link BadInputException}, a corrupt or foreign queue, an I/O error) reads {@code error: PROBLEM}.
+ * ({@link BadInputException}, a corrupt or foreign queue, an I/O error) reads {@code error: PROBLEM}. Any other
+ * exception is a bug and keeps its stack trace.
  */
 public final class CliSupport {
     public static final int OK = 0;
@@ -125,6 +127,8 @@ public final class CliSupport {
             err.println("error: " + oneLine(e.getMessage()));
         } else if (e instanceof UncheckedIOException io) {
             err.println("error: " + oneLine(io.getMessage()) + (io.getCause() == null ? "" : ": " + io.getCause()));
+        } else if (e instanceof IOException io) {
+            err.println("error: " + oneLine(io.toString()));
         } else {
             throw e; // a bug, not bad input: picocli reports it with its stack trace
         }
