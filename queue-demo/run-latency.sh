@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full end-to-end latency run of issue 5 (README, "End-to-end latency"): at 100,000 messages/s,
+# The full end-to-end latency run (README, "End-to-end latency"): at 100,000 messages/s,
 # 200,000 warm-up + 5 runs x 200,000 messages, the floor (no queue), trivially copyable and normal-object
 # BookUpdates, first cross-thread, then cross-process. Writes queue-demo/results/latency-{thread,process}.{json,svg} and the
 # console output with the machine's load to queue-demo/results/latency.txt.

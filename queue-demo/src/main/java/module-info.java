@@ -11,6 +11,8 @@ module io.blit.tools {
     // The JSON result files (io.blit.tools.latency and io.blit.tools.report); io.blit.tools.report's public
     // methods take and return Jackson's tree nodes, so readers of this module read Jackson's module too.
     requires transitive tools.jackson.databind;
+    // The command line (io.blit.tools.cli) parses with picocli.
+    requires info.picocli;
 
     exports io.blit.tools.cli;
     exports io.blit.tools.demo;
@@ -21,4 +23,6 @@ module io.blit.tools {
     // falling back to the slower word loop.
     opens io.blit.tools.messages to io.blit.core;
     opens io.blit.tools.latency to io.blit.core;
+    // picocli fills the commands' option fields and creates their converters by reflection.
+    opens io.blit.tools.cli to info.picocli;
 }

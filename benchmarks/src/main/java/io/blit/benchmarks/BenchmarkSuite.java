@@ -1,5 +1,7 @@
 package io.blit.benchmarks;
 
+import io.blit.tools.cli.CliSupport;
+import io.blit.tools.cli.ToolVersion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.Result;
@@ -25,6 +28,9 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Runs the published benchmark suite through JMH's Java API and writes its results:
@@ -62,32 +68,37 @@ public final class BenchmarkSuite {
     private BenchmarkSuite() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
         System.exit(run(args));
     }
 
     /** Runs the suite; returns the process exit status (0 ok, 1 failed, 2 bad arguments). */
-    static int run(String[] args) throws IOException {
-        boolean quick = false;
-        Path out = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> quick = true;
-                case "--out" -> {
-                    if (++i == args.length) {
-                        return usage("--out needs a directory");
-                    }
-                    out = Path.of(args[i]);
-                }
-                case "-h", "--help" -> {
-                    usage(null);
-                    return 0;
-                }
-                default -> {
-                    return usage("unknown argument: " + args[i]);
-                }
-            }
+    static int run(String[] args) {
+        return CliSupport.execute(CliSupport.configure(new CommandLine(new Arguments()), System.out, System.err),
+                args, System.out, System.err);
+    }
+
+    /** The command line of the suite, parsed by picocli. */
+    @Command(name = "BenchmarkSuite", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+            description = "Runs Blit's JMH benchmark suite and writes jmh-result.json, summary.json and marketdata.svg.",
+            footer = {"", "Exit codes: 0 ok, 1 JMH failed (or, with --quick, a benchmark gave no number), "
+                    + "2 usage error."})
+    private static final class Arguments implements Callable<Integer> {
+        @Option(names = "--quick", description = "short smoke run (exit 1 if any benchmark gives no number); "
+                + "default: full run")
+        private boolean quick;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "output directory; default benchmarks/results "
+                + "(full), benchmarks/target/quick-results (quick)")
+        private Path out;
+
+        @Override
+        public Integer call() throws IOException {
+            return suite(quick, out);
         }
+    }
+
+    private static int suite(boolean quick, Path out) throws IOException {
         String mode = quick ? "quick" : "full";
         out = out != null ? out : Path.of(quick ? "benchmarks/target/quick-results" : "benchmarks/results");
         Files.createDirectories(out);
@@ -195,16 +206,6 @@ public final class BenchmarkSuite {
             }
         }
         return missing;
-    }
-
-    private static int usage(String problem) {
-        if (problem != null) {
-            System.err.println("BenchmarkSuite: " + problem);
-        }
-        System.err.println("usage: BenchmarkSuite [--quick] [--out DIR]");
-        System.err.println("  --quick    short smoke run (exit 1 if any benchmark gives no number); default: full run");
-        System.err.println("  --out DIR  output directory; default benchmarks/results (full), benchmarks/target/quick-results (quick)");
-        return problem == null ? 0 : 2;
     }
 
     private static Map<String, String> included() {

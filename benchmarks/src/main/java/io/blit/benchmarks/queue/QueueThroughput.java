@@ -2,20 +2,28 @@ package io.blit.benchmarks.queue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
-import io.blit.tools.messages.MarketData;
 import io.blit.queue.Tailer;
 import io.blit.queue.WaitStrategy;
+import io.blit.tools.cli.CliSupport;
+import io.blit.tools.cli.ToolVersion;
+import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine;
 
 /**
- * Throughput harness of the persisted queue (issue 4): how many {@link MarketData} messages per second one
+ * Throughput harness of the persisted queue: how many {@link MarketData} messages per second one
  * appender thread sustains into a fresh queue, alone and with one tailer thread reading every message.
  *
  * <p>Each run creates a new queue in a new temporary directory (fresh, sparse segment files: the first touch of
@@ -40,31 +48,58 @@ import java.util.concurrent.TimeUnit;
  *     [--mode both|append|tail] [--wait back-off|busy-spin|yield|park]
  * </pre>
  */
-public final class QueueThroughput {
+@Command(name = "QueueThroughput", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = "How many MarketData messages per second one appender sustains into a fresh queue, alone and "
+                + "with one tailer reading every message.",
+        footer = {"", "Exit codes: 0 ok, 2 usage error or bad input."})
+public final class QueueThroughput implements Callable<Integer> {
     private static final com.sun.management.ThreadMXBean THREADS = ThroughputOptions.THREADS;
     /** A tailer that sees no message for this long fails the run (the appender died). */
     private static final long TAILER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
-    private final ThroughputOptions options;
-    private final long messages;
-    private final long segmentSize;
-    private final Path parent;
-    private final WaitStrategy wait;
 
-    private QueueThroughput(ThroughputOptions options) {
-        this.options = options;
-        this.messages = options.messages();
-        this.segmentSize = options.segmentSize();
-        this.parent = options.parent();
-        this.wait = WaitStrategy.valueOf(options.extra("--wait").toUpperCase(Locale.ROOT).replace('-', '_'));
+    @Mixin
+    private ThroughputOptions options;
+
+    // PARK: measured on a quiet host, two rounds: 5.97-7.75 M msg/s with the tailer at 60-69 ns of CPU a message,
+    // against 5.05-6.15 M msg/s and 126-161 ns for BACK_OFF: a parked tailer leaves the second core to the
+    // background file preparation and reads in larger batches (docs/queue-performance.md).
+    @Option(names = "--wait", paramLabel = "back-off|busy-spin|yield|park", converter = WaitConverter.class,
+            description = "the tailer's wait strategy (default park)")
+    private WaitStrategy wait = WaitStrategy.PARK;
+
+    private long messages;
+    private long segmentSize;
+    private Path parent;
+
+    private QueueThroughput() {
     }
 
-    public static void main(String[] args) throws Exception {
-        // PARK: measured (2026-11-22 03:05 UTC, quiet, two rounds) 5.97-7.75 M msg/s with the tailer at 60-69 ns of CPU
-        // a message, against 5.05-6.15 M msg/s and 126-161 ns for BACK_OFF: a parked tailer leaves the second core to
-        // the background file preparation and reads in larger batches (docs/queue-performance.md).
-        new QueueThroughput(ThroughputOptions.parse(args, Map.of("--wait", "park"), "--messages N, --runs R,"
-                + " --segment-size BYTES[k|m|g], --dir DIR, --mode both|append|tail,"
-                + " --wait back-off|busy-spin|yield|park")).run();
+    public static void main(String[] args) {
+        System.exit(CliSupport.execute(CliSupport.configure(new CommandLine(new QueueThroughput()), System.out, System.err),
+                args, System.out, System.err));
+    }
+
+    /** {@code back-off}, {@code busy-spin}, {@code yield}, {@code park}: the {@link WaitStrategy} of that name. */
+    static final class WaitConverter implements ITypeConverter<WaitStrategy> {
+        @Override
+        public WaitStrategy convert(String value) {
+            for (WaitStrategy strategy : WaitStrategy.values()) {
+                if (strategy.name().toLowerCase(Locale.ROOT).replace('_', '-').equals(value)) {
+                    return strategy;
+                }
+            }
+            throw new TypeConversionException("must be back-off, busy-spin, yield or park, got '" + value + "'");
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        options.validate();
+        messages = options.messages();
+        segmentSize = options.segmentSize();
+        parent = options.parent();
+        run();
+        return CliSupport.OK;
     }
 
     private void run() throws Exception {

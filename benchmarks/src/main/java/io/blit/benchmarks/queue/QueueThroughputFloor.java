@@ -1,7 +1,9 @@
 package io.blit.benchmarks.queue;
 
-import io.blit.tools.messages.MarketData;
 import io.blit.queue.WaitStrategy;
+import io.blit.tools.cli.CliSupport;
+import io.blit.tools.cli.ToolVersion;
+import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -16,11 +18,17 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine;
 
 /**
  * What a memory-mapped, file-backed queue of {@code MarketData} can reach on this machine at best: the floor of
@@ -49,7 +57,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *     [--protocol bare|queue]
  * </pre>
  */
-public final class QueueThroughputFloor {
+@Command(name = "QueueThroughputFloor", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = "What a memory-mapped, file-backed queue of MarketData can reach on this machine at best: the "
+                + "floor of QueueThroughput.",
+        footer = {"", "Exit codes: 0 ok, 2 usage error or bad input."})
+public final class QueueThroughputFloor implements Callable<Integer> {
     private static final com.sun.management.ThreadMXBean THREADS = ThroughputOptions.THREADS;
     private static final int PAYLOAD = 144;
     private static final int RECORD = 8 + PAYLOAD;
@@ -58,29 +70,68 @@ public final class QueueThroughputFloor {
     private static final int ZERO_CHUNK = 1 << 20;
     private static final VarHandle HEADER = ValueLayout.JAVA_LONG.varHandle();
 
-    private final ThroughputOptions options;
-    private final long messages;
-    private final long segmentSize;
-    private final boolean zeroFill;
-    private final boolean protocol;
+    @Mixin
+    private ThroughputOptions options;
 
-    private QueueThroughputFloor(ThroughputOptions options) {
-        this.options = options;
-        this.messages = options.messages();
-        this.segmentSize = options.segmentSize();
-        String prepare = options.extra("--prepare");
-        String protocolName = options.extra("--protocol");
-        if (!List.of("zero-fill", "none").contains(prepare) || !List.of("bare", "queue").contains(protocolName)) {
-            throw new IllegalArgumentException("--prepare must be zero-fill or none, --protocol bare or queue");
-        }
-        this.zeroFill = prepare.equals("zero-fill");
-        this.protocol = protocolName.equals("queue");
+    @Option(names = "--prepare", paramLabel = "zero-fill|none", converter = PrepareConverter.class,
+            description = "zero-fill (default): a background thread zero-fills the next file, as the queue does; "
+                    + "none: sparse files")
+    private Prepare prepare = Prepare.ZERO_FILL;
+
+    @Option(names = "--protocol", paramLabel = "bare|queue", converter = ProtocolConverter.class,
+            description = "bare (default): a release store publishes each record; queue: adds the claim and Blit's copy")
+    private Protocol protocolOption = Protocol.BARE;
+
+    private boolean zeroFill;
+    private boolean protocol;
+    private long messages;
+    private long segmentSize;
+
+    private QueueThroughputFloor() {
     }
 
-    public static void main(String[] args) throws Exception {
-        new QueueThroughputFloor(ThroughputOptions.parse(args, Map.of("--prepare", "zero-fill", "--protocol", "bare"),
-                "--messages N, --runs R, --segment-size BYTES[k|m|g], --dir DIR, --mode both|append|tail,"
-                        + " --prepare zero-fill|none, --protocol bare|queue")).run();
+    public static void main(String[] args) {
+        System.exit(CliSupport.execute(CliSupport.configure(new CommandLine(new QueueThroughputFloor()), System.out,
+                System.err), args, System.out, System.err));
+    }
+
+    /** How the next segment file is prepared. */
+    enum Prepare { ZERO_FILL, NONE }
+
+    /** What publishes a record: a bare release store, or the queue's claim and Blit's copy too. */
+    enum Protocol { BARE, QUEUE }
+
+    static final class PrepareConverter implements ITypeConverter<Prepare> {
+        @Override
+        public Prepare convert(String value) {
+            return switch (value) {
+                case "zero-fill" -> Prepare.ZERO_FILL;
+                case "none" -> Prepare.NONE;
+                default -> throw new TypeConversionException("must be zero-fill or none, got '" + value + "'");
+            };
+        }
+    }
+
+    static final class ProtocolConverter implements ITypeConverter<Protocol> {
+        @Override
+        public Protocol convert(String value) {
+            return switch (value) {
+                case "queue" -> Protocol.QUEUE;
+                case "bare" -> Protocol.BARE;
+                default -> throw new TypeConversionException("must be bare or queue, got '" + value + "'");
+            };
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        options.validate();
+        zeroFill = prepare == Prepare.ZERO_FILL;
+        protocol = protocolOption == Protocol.QUEUE;
+        messages = options.messages();
+        segmentSize = options.segmentSize();
+        run();
+        return CliSupport.OK;
     }
 
     private void run() throws Exception {

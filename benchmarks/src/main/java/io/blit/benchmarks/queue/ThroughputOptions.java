@@ -1,87 +1,109 @@
 package io.blit.benchmarks.queue;
 
 import io.blit.queue.BlitQueue;
+import io.blit.tools.cli.BadInputException;
+import io.blit.tools.cli.CliSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Stream;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The command-line options {@link QueueThroughput} and {@link QueueThroughputFloor} share, and the helpers both use.
- * Options a harness adds of its own are given with their defaults in {@code extras} and read with {@link #extra}.
- *
- * @param messages    messages per measured run ({@code --messages}, default 20,000,000)
- * @param runs        measured runs of each kind ({@code --runs}, default 3)
- * @param segmentSize segment file size in bytes ({@code --segment-size BYTES[k|m|g]}, default 64 MiB)
- * @param parent      where the temporary queue directories go ({@code --dir}, default {@code java.io.tmpdir})
- * @param mode        {@code both}, {@code append} (alone) or {@code tail} (with a tailer) ({@code --mode})
- * @param extras      the harness's own options, by name with their leading dashes, as given or defaulted
+ * The command-line options {@link QueueThroughput} and {@link QueueThroughputFloor} share (a picocli mixin), and the
+ * helpers both use. Each harness adds its own options beside it. Filled by picocli, then read only; not
+ * thread-safe.
  */
-record ThroughputOptions(long messages, int runs, long segmentSize, Path parent, String mode, Map<String, String> extras) {
+final class ThroughputOptions {
     static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    /**
-     * Parses {@code args}.
-     *
-     * @param extras the harness's own options with their defaults, e.g. {@code --wait=park}
-     * @param usage  the list of options, for the error message
-     * @throws IllegalArgumentException for an unknown option, a missing value or a bad mode
-     */
-    static ThroughputOptions parse(String[] args, Map<String, String> extras, String usage) {
-        long messages = 20_000_000;
-        int runs = 3;
-        long segmentSize = BlitQueue.DEFAULT_SEGMENT_SIZE;
-        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
-        String mode = "both";
-        Map<String, String> given = new LinkedHashMap<>(extras);
-        for (int i = 0; i < args.length; i += 2) {
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            String value = args[i + 1];
-            switch (args[i]) {
-                case "--messages" -> messages = Long.parseLong(value.replace("_", ""));
-                case "--runs" -> runs = Integer.parseInt(value);
-                case "--segment-size" -> segmentSize = parseSize(value);
-                case "--dir" -> parent = Path.of(value);
-                case "--mode" -> mode = value;
-                default -> {
-                    if (!given.containsKey(args[i])) {
-                        throw new IllegalArgumentException("unknown option " + args[i] + " (options: " + usage + ")");
-                    }
-                    given.put(args[i], value);
-                }
-            }
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec command;
+
+    @Option(names = "--messages", paramLabel = "N", description = "messages per measured run (default 20000000)")
+    private long messages = 20_000_000;
+
+    @Option(names = "--runs", paramLabel = "R", description = "measured runs of each kind (default 3)")
+    private int runs = 3;
+
+    @Option(names = "--segment-size", paramLabel = "BYTES", converter = CliSupport.ByteSize.class,
+            description = "segment file size in bytes, with k, m or g for KiB, MiB, GiB (default 64m)")
+    private long segmentSize = BlitQueue.DEFAULT_SEGMENT_SIZE;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+            description = "where the temporary queue directories go (default: java.io.tmpdir)")
+    private Path parent = Path.of(System.getProperty("java.io.tmpdir"));
+
+    @Option(names = "--mode", paramLabel = "both|append|tail", converter = ModeConverter.class,
+            description = "both (default), append (appender alone) or tail (with a tailer)")
+    private Mode mode = Mode.BOTH;
+
+    /** What each run measures. */
+    enum Mode { BOTH, APPEND, TAIL }
+
+    static final class ModeConverter implements ITypeConverter<Mode> {
+        @Override
+        public Mode convert(String value) {
+            return switch (value) {
+                case "both" -> Mode.BOTH;
+                case "append" -> Mode.APPEND;
+                case "tail" -> Mode.TAIL;
+                default -> throw new TypeConversionException("must be both, append or tail, got '" + value + "'");
+            };
         }
-        if (!List.of("both", "append", "tail").contains(mode)) {
-            throw new IllegalArgumentException("--mode must be both, append or tail, not " + mode);
-        }
-        return new ThroughputOptions(messages, runs, segmentSize, parent, mode, Map.copyOf(given));
     }
 
-    /** The value of the harness's own option {@code name} (e.g. {@code --wait}). */
-    String extra(String name) {
-        String value = extras.get(name);
-        if (value == null) {
-            throw new IllegalArgumentException("no option " + name);
+    /**
+     * Checks the values picocli's types do not bound.
+     *
+     * @throws ParameterException for a count below 1 (exit 2)
+     * @throws BadInputException  if {@code --dir} is no directory (exit 2)
+     */
+    void validate() {
+        if (messages < 1 || runs < 1 || segmentSize < 1) {
+            throw new ParameterException(command.commandLine(), "--messages, --runs and --segment-size must be >= 1");
         }
-        return value;
+        if (!Files.isDirectory(parent)) {
+            throw new BadInputException("--dir: no such directory: " + parent);
+        }
+    }
+
+    /** Messages per measured run ({@code --messages}). */
+    long messages() {
+        return messages;
+    }
+
+    /** Measured runs of each kind ({@code --runs}). */
+    int runs() {
+        return runs;
+    }
+
+    /** Segment file size in bytes ({@code --segment-size}). */
+    long segmentSize() {
+        return segmentSize;
+    }
+
+    /** Where the temporary queue directories go ({@code --dir}). */
+    Path parent() {
+        return parent;
     }
 
     boolean appendAlone() {
-        return !mode.equals("tail");
+        return mode != Mode.TAIL;
     }
 
     boolean withTailer() {
-        return !mode.equals("append");
+        return mode != Mode.APPEND;
     }
 
     /** Messages of the JIT warm-up run of each kind: a tenth of a run, at least a million. */
@@ -103,11 +125,5 @@ record ThroughputOptions(long messages, int runs, long segmentSize, Path parent,
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-    }
-
-    private static long parseSize(String text) {
-        String t = text.toLowerCase(Locale.ROOT);
-        long unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : t.endsWith("g") ? 1L << 30 : 1;
-        return Long.parseLong(unit == 1 ? t : t.substring(0, t.length() - 1)) * unit;
     }
 }

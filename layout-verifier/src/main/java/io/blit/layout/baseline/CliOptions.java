@@ -2,107 +2,119 @@ package io.blit.layout.baseline;
 
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The parsed command line of {@link LayoutCli}: the command, then {@code --option value} pairs
- * ({@code --class} may repeat). Immutable once parsed.
- *
- * @param command          check, record, print or measure
- * @param classPath        {@code --classpath}, in the platform's path syntax; null if absent
- * @param baseline         {@code --baseline} file; null if absent
- * @param classes          every {@code --class}
- * @param modes            {@code --modes}; all modes if absent
- * @param interoperate     {@code --interoperate}; empty if absent
- * @param rerecordCommand  {@code --rerecord-command}; null if absent
- * @param help             whether {@code --help} was given
+ * The options {@code check}, {@code record} and {@code print} of {@link LayoutCli} share, a picocli mixin
+ * ({@code --class} may repeat; every other option given twice keeps its last value). Filled by picocli, then
+ * read only; not thread-safe.
  */
-record CliOptions(String command, String classPath, String baseline, List<String> classes, List<JvmMode> modes,
-                  List<JvmMode> interoperate, String rerecordCommand, boolean help) {
+final class CliOptions {
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec command;
 
-    /** A wrong command line; its message is printed with the usage, and the exit code is 2. */
-    static final class UsageException extends IllegalArgumentException {
-        private static final long serialVersionUID = 1L;
+    @Option(names = {"--classpath", "-cp"}, required = true, paramLabel = "PATH",
+            description = {"where to look for classes (directories and jars, '${sys:path.separator}'-separated);",
+                    "every concrete subclass of io.blit.core.TriviallyCopyable is taken"})
+    private String classPath;
 
-        UsageException(String message) {
-            super(message);
+    @Option(names = "--baseline", paramLabel = "FILE", description = "the baseline file (required by check and record)")
+    private String baseline;
+
+    @Option(names = "--class", paramLabel = "NAME",
+            description = "also take this class (repeatable), e.g. one used with BlockCopier")
+    private List<String> classes = new ArrayList<>();
+
+    @Option(names = {"--modes", "--mode"}, paramLabel = "LIST", converter = ModesConverter.class,
+            description = {"JVM modes to measure in, comma-separated; default: all of default,",
+                    "compact-headers (-XX:+UseCompactObjectHeaders),",
+                    "uncompressed-class-pointers (-XX:-UseCompressedClassPointers)"})
+    private Modes modes;
+
+    @Option(names = "--interoperate", paramLabel = "LIST", converter = ModesConverter.class,
+            description = {"modes that must share every class's layout (check, print); a class whose",
+                    "layout differs between them fails with exit 1"})
+    private Modes interoperate;
+
+    @Option(names = "--rerecord-command", paramLabel = "TEXT",
+            description = {"what a failed check tells the user to run to re-record",
+                    "(default: this tool's record command with the same options)"})
+    private String rerecordCommand;
+
+    /** A list of JVM modes as {@code --modes} takes it: in the order given, each once. */
+    record Modes(List<JvmMode> list) {
+        Modes {
+            list = List.copyOf(list);
+        }
+    }
+
+    /** {@code default,compact-headers} to {@link Modes}; an unknown or empty mode is a conversion error. */
+    static final class ModesConverter implements ITypeConverter<Modes> {
+        @Override
+        public Modes convert(String value) {
+            try {
+                return new Modes(JvmMode.parseList(value));
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("names an " + e.getMessage());
+            }
         }
     }
 
     /**
-     * @throws UsageException for an unknown command or option, a missing value, or an unknown mode
+     * Checks what picocli cannot express: the baseline {@code check} and {@code record} need, and that
+     * {@code --interoperate} names at least two of the measured modes.
+     *
+     * @throws ParameterException naming the problem (exit code 2)
      */
-    static CliOptions parse(String[] args) {
-        if (args.length == 0) {
-            throw new UsageException("no command given");
+    void validate(boolean needsBaseline) {
+        if (needsBaseline && baseline == null) {
+            throw new ParameterException(command.commandLine(), "--baseline FILE is required");
         }
-        String command = args[0];
-        if (command.equals("--help") || command.equals("-h") || command.equals("help")) {
-            return new CliOptions("help", null, null, List.of(), List.of(), List.of(), null, true);
+        if (!interoperate().isEmpty() && !modes().containsAll(interoperate())) {
+            throw new ParameterException(command.commandLine(), "--interoperate " + ids(interoperate())
+                    + " names a mode not in --modes " + ids(modes()));
         }
-        if (!List.of("check", "record", "print", "measure").contains(command)) {
-            throw new UsageException("unknown command '" + command + "'");
+        if (interoperate().size() == 1) {
+            throw new ParameterException(command.commandLine(), "--interoperate needs at least two modes");
         }
-        String classPath = null;
-        String baseline = null;
-        String rerecord = null;
-        List<String> classes = new ArrayList<>();
-        List<JvmMode> modes = List.of(JvmMode.values());
-        List<JvmMode> interoperate = List.of();
-        boolean help = false;
-        for (int i = 1; i < args.length; i++) {
-            String option = args[i];
-            if (option.equals("--help") || option.equals("-h")) {
-                help = true;
-                continue;
-            }
-            if (i + 1 >= args.length) {
-                throw new UsageException(option.startsWith("--") ? "option " + option + " needs a value" : "unexpected argument '" + option + "'");
-            }
-            String value = args[++i];
-            switch (option) {
-                case "--classpath", "-cp" -> classPath = value;
-                case "--baseline" -> baseline = value;
-                case "--class" -> classes.add(value);
-                case "--modes", "--mode" -> modes = modes(value);
-                case "--interoperate" -> interoperate = modes(value);
-                case "--rerecord-command" -> rerecord = value;
-                default -> throw new UsageException("unknown option '" + option + "'");
-            }
-        }
-        CliOptions options = new CliOptions(command, classPath, baseline, List.copyOf(classes), modes, interoperate, rerecord, help);
-        if (!help) {
-            options.validate();
-        }
-        return options;
     }
 
-    private void validate() {
-        if (classPath == null) {
-            throw new UsageException(command + " needs --classpath");
-        }
-        if ((command.equals("check") || command.equals("record")) && baseline == null) {
-            throw new UsageException(command + " needs --baseline");
-        }
-        if (command.equals("measure") && modes.size() != 1) {
-            throw new UsageException("measure takes exactly one --mode");
-        }
-        if (!interoperate.isEmpty() && !modes.containsAll(interoperate)) {
-            throw new UsageException("--interoperate " + ids(interoperate) + " names a mode not in --modes " + ids(modes));
-        }
-        if (interoperate.size() == 1) {
-            throw new UsageException("--interoperate needs at least two modes");
-        }
+    /** {@code --classpath}, in the platform's path syntax. */
+    String classPath() {
+        return classPath;
+    }
+
+    /** {@code --baseline}; null if absent. */
+    String baseline() {
+        return baseline;
+    }
+
+    /** Every {@code --class}, in the order given. */
+    List<String> classes() {
+        return List.copyOf(classes);
+    }
+
+    /** {@code --modes}; all modes if absent. */
+    List<JvmMode> modes() {
+        return modes == null ? List.of(JvmMode.values()) : modes.list();
+    }
+
+    /** {@code --interoperate}; empty if absent. */
+    List<JvmMode> interoperate() {
+        return interoperate == null ? List.of() : interoperate.list();
+    }
+
+    /** {@code --rerecord-command}; null if absent. */
+    String rerecordCommand() {
+        return rerecordCommand;
     }
 
     static String ids(List<JvmMode> modes) {
         return String.join(",", modes.stream().map(JvmMode::id).toList());
-    }
-
-    private static List<JvmMode> modes(String value) {
-        try {
-            return List.copyOf(JvmMode.parseList(value));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
     }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Measures layouts in a JVM forked with a {@link JvmMode}'s flags: the same {@code java} as the
- * running JVM, the verifier's own code location as class path, {@code LayoutCli measure} as main. The
+ * running JVM, the verifier's own code location as class path, {@link MeasurementChild} as main. The
  * child loads the classes from the user's class path in a class loader of its own and prints a
  * {@link Measurement}; the class names go through its standard input, so that no command line grows
  * with their number.
@@ -46,8 +46,7 @@ final class ForkedMeasurement {
         command.addAll(mode.flags());
         command.add("-cp");
         command.add(verifierLocation());
-        command.add(LayoutCli.class.getName());
-        command.add("measure");
+        command.add(MeasurementChild.class.getName());
         command.add("--mode");
         command.add(mode.id());
         command.add("--classpath");
@@ -93,7 +92,7 @@ final class ForkedMeasurement {
     /** The jar or directory this class was loaded from: the child's class path. */
     static String verifierLocation() {
         try {
-            return Path.of(LayoutCli.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(ForkedMeasurement.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (URISyntaxException | NullPointerException e) {
             throw new IllegalStateException("cannot tell where the layout verifier was loaded from, to fork a JVM with it", e);
         }

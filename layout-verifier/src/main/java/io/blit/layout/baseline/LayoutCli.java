@@ -1,104 +1,151 @@
 package io.blit.layout.baseline;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The layout verifier's command line, the {@code Main-Class} of {@code layout-verifier.jar}:
- * {@code check}, {@code record} and {@code print} the layouts of a class path's trivially copyable
- * classes in several JVM modes (one forked JVM per mode). See {@link #USAGE} and
- * {@code docs/layout-compatibility.md}.
+ * The layout verifier's command line, the {@code Main-Class} of {@code layout-verifier-cli.jar} (the module
+ * jar and picocli, which this class and {@link CliOptions} alone use: an optional dependency of the module):
+ * {@code check}, {@code record} and {@code print} the layouts of a class path's trivially copyable classes in
+ * several JVM modes (one forked JVM per mode, see {@link MeasurementChild}). {@code --help} lists the options;
+ * see also {@code docs/layout-compatibility.md}.
  *
  * <p>Exit codes: {@value #OK} ok; {@value #FAILED} the check failed (a layout differs from the baseline,
  * a class is not trivially copyable, or layouts differ between modes that must interoperate);
  * {@value #BAD_INPUT} usage error or bad input (unknown option, unreadable or malformed baseline, a
- * missing class path entry or class, a JVM that could not run a mode). Errors are one paragraph on
- * stderr, no stack trace.
+ * missing class path entry or class, a JVM that could not run a mode). A usage error is one line on stderr;
+ * bad input one paragraph; never a stack trace. Not thread-safe: one instance runs one command line.
  */
-public final class LayoutCli {
+@Command(name = "layout-verifier", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
+        usageHelpWidth = 100,
+        description = {"Checks, records and prints the field layouts of a class path's trivially copyable classes "
+                + "in several JVM modes (one forked JVM per mode).",
+                "Run as: java -jar layout-verifier/target/layout-verifier-cli.jar <command> [options]"},
+        footer = {"", "exit codes: 0 ok, 1 check failed, 2 usage error or bad input"})
+public final class LayoutCli implements Callable<Integer> {
     static final int OK = 0;
     static final int FAILED = 1;
     static final int BAD_INPUT = 2;
 
-    static final String USAGE = """
-            usage: java -jar layout-verifier.jar <command> [options]
-
-            commands:
-              check   compare the layouts with a recorded baseline; exit 1 listing every change
-              record  (re)write the baseline file from the layouts measured now
-              print   show each class's layout in each mode, and which modes share it
-
-            options:
-              --classpath PATH     where to look for classes (directories and jars, ':'-separated on Unix);
-                                   every concrete subclass of io.blit.core.TriviallyCopyable is taken
-              --class NAME         also take this class (repeatable), e.g. one used with BlockCopier
-              --baseline FILE      the baseline file (check, record)
-              --modes LIST         JVM modes to measure in, comma-separated; default: all of
-                                   default, compact-headers (-XX:+UseCompactObjectHeaders),
-                                   uncompressed-class-pointers (-XX:-UseCompressedClassPointers)
-              --interoperate LIST  modes that must share every class's layout (check, print);
-                                   a class whose layout differs between them fails with exit 1
-              --rerecord-command TEXT  what a failed check tells the user to run to re-record
-                                   (default: this tool's record command with the same options)
-              --help               this text
-
-            exit codes: 0 ok, 1 check failed, 2 usage error or bad input
-            """;
-
     private final PrintStream out;
     private final PrintStream err;
-    private final InputStream in;
+    @Spec
+    private CommandSpec spec;
 
-    LayoutCli(PrintStream out, PrintStream err, InputStream in) {
+    LayoutCli(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
-        this.in = in;
     }
 
     /** Runs the command line and exits with its exit code. */
     public static void main(String[] args) {
-        System.exit(new LayoutCli(System.out, System.err, System.in).run(args));
+        System.exit(new LayoutCli(System.out, System.err).run(args));
     }
 
     /** Runs the command line; returns the exit code. */
     int run(String[] args) {
-        CliOptions options;
+        CommandLine cli = new CommandLine(this)
+                .addSubcommand(new Check())
+                .addSubcommand(new Record())
+                .addSubcommand(new Print())
+                .addSubcommand(new HelpCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        cli.setParameterExceptionHandler(this::usageError);
+        cli.setExecutionExceptionHandler(this::badInput);
         try {
-            options = CliOptions.parse(args);
-        } catch (CliOptions.UsageException e) {
+            return cli.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** No command given: a usage error. */
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "no command given (check, record or print)");
+    }
+
+    @Command(name = "check", mixinStandardHelpOptions = true, versionProvider = CliVersion.class, usageHelpWidth = 100,
+            description = "Compares the layouts with a recorded baseline; exit 1 listing every change.",
+            footer = {"", "exit codes: 0 ok, 1 check failed, 2 usage error or bad input"})
+    private final class Check implements Callable<Integer> {
+        @Mixin
+        private CliOptions options;
+
+        @Override
+        public Integer call() {
+            options.validate(true);
+            return check(options);
+        }
+    }
+
+    @Command(name = "record", mixinStandardHelpOptions = true, versionProvider = CliVersion.class, usageHelpWidth = 100,
+            description = "(Re)writes the baseline file from the layouts measured now.",
+            footer = {"", "exit codes: 0 ok, 1 a class is not trivially copyable, 2 usage error or bad input"})
+    private final class Record implements Callable<Integer> {
+        @Mixin
+        private CliOptions options;
+
+        @Override
+        public Integer call() {
+            options.validate(true);
+            return record(options);
+        }
+    }
+
+    @Command(name = "print", mixinStandardHelpOptions = true, versionProvider = CliVersion.class, usageHelpWidth = 100,
+            description = "Shows each class's layout in each mode, and which modes share it.",
+            footer = {"", "exit codes: 0 ok, 1 layouts differ between --interoperate modes, 2 usage error or bad input"})
+    private final class Print implements Callable<Integer> {
+        @Mixin
+        private CliOptions options;
+
+        @Override
+        public Integer call() {
+            options.validate(false);
+            return print(options);
+        }
+    }
+
+    /**
+     * A command line picocli or a command refused: one line naming the problem and where the usage is. A value
+     * a converter refused reads "--option what-was-wrong".
+     */
+    private int usageError(ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        String message = e.getCause() instanceof TypeConversionException conversion && e.getArgSpec() instanceof OptionSpec option
+                ? option.longestName() + " " + conversion.getMessage() : e.getMessage();
+        String where = command.getCommandSpec().parent() == null ? "" : command.getCommandName() + ": ";
+        err.println("error: " + where + message + " (" + command.getCommandSpec().qualifiedName() + " --help for usage)");
+        return BAD_INPUT;
+    }
+
+    /** Bad input found while running (a baseline, class path or class that cannot be read): its message, exit 2. */
+    private int badInput(Exception e, CommandLine command, ParseResult parsed) throws Exception {
+        if (e instanceof IllegalArgumentException || e instanceof IllegalStateException || e instanceof UncheckedIOException) {
             err.println("error: " + e.getMessage());
-            err.print(USAGE);
             return BAD_INPUT;
         }
-        if (options.help()) {
-            out.print(USAGE);
-            return OK;
-        }
-        try {
-            return switch (options.command()) {
-                case "check" -> check(options);
-                case "record" -> record(options);
-                case "print" -> print(options);
-                case "measure" -> measure(options);
-                default -> throw new IllegalStateException("unreachable: " + options.command());
-            };
-        } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
-            err.println("error: " + e.getMessage());
-            return BAD_INPUT;
-        }
+        throw e;
     }
 
     private int check(CliOptions options) {
@@ -157,33 +204,6 @@ public final class LayoutCli {
         return FAILED;
     }
 
-    /** The forked JVM's side: load the classes named on stdin and print their layouts in this JVM. */
-    private int measure(CliOptions options) {
-        JvmMode expected = options.modes().getFirst();
-        if (JvmMode.current() != expected) {
-            err.println("error: this JVM runs in mode " + JvmMode.current().id() + ", not " + expected.id()
-                    + " as its flags " + expected.flags() + " should have selected");
-            return BAD_INPUT;
-        }
-        List<Path> classPath = ClassScanner.parseClassPath(options.classPath());
-        List<Class<?>> classes = new ArrayList<>();
-        try (URLClassLoader loader = new URLClassLoader(urls(classPath), LayoutCli.class.getClassLoader())) {
-            for (String name : readLines(in)) {
-                try {
-                    classes.add(Class.forName(name, false, loader));
-                } catch (ClassNotFoundException | LinkageError e) {
-                    err.println("error: cannot load class " + name + " from class path " + options.classPath() + ": " + e
-                            + " (is every class it needs, core's included, on --classpath?)");
-                    return BAD_INPUT;
-                }
-            }
-            out.print(Measurement.ofClasses(classes).toText());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return OK;
-    }
-
     /** The classes to measure (scanned and listed) measured in every requested mode. */
     private Measured measureAll(CliOptions options) {
         List<Path> classPath = ClassScanner.parseClassPath(options.classPath());
@@ -222,12 +242,15 @@ public final class LayoutCli {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String location = ForkedMeasurement.verifierLocation();
-        if (location.endsWith(".jar")) {
+        String classPath = System.getProperty("java.class.path");
+        if (location.endsWith(".jar") && location.equals(classPath)) {
+            // Started with java -jar layout-verifier-cli.jar: the one jar holds picocli too.
             command.add("-jar");
             command.add(location);
         } else {
+            // Started from a class path (the module jar or classes beside picocli's jar): repeat it.
             command.add("-cp");
-            command.add(location);
+            command.add(classPath);
             command.add(LayoutCli.class.getName());
         }
         command.add("record");
@@ -247,28 +270,5 @@ public final class LayoutCli {
     private static String quoteIfNeeded(String word) {
         return word.isEmpty() || word.chars().anyMatch(c -> " \t\"'$\\;&|<>()*?".indexOf(c) >= 0)
                 ? "'" + word.replace("'", "'\\''") + "'" : word;
-    }
-
-    private static URL[] urls(List<Path> classPath) {
-        URL[] urls = new URL[classPath.size()];
-        for (int i = 0; i < urls.length; i++) {
-            try {
-                urls[i] = classPath.get(i).toUri().toURL();
-            } catch (MalformedURLException e) {
-                throw new IllegalArgumentException("class path entry " + classPath.get(i) + " is not a valid location: " + e, e);
-            }
-        }
-        return urls;
-    }
-
-    private static List<String> readLines(InputStream in) throws IOException {
-        List<String> lines = new ArrayList<>();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-            if (!line.isBlank()) {
-                lines.add(line.strip());
-            }
-        }
-        return lines;
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.layout.FieldDescriptor;
 import io.blit.layout.baseline.GeneratedClasses.Field;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -178,25 +177,54 @@ class LayoutCliTest {
     }
 
     @Test
-    void usageErrorsExit2WithTheUsage() {
+    void usageErrorsExit2WithOneLineNamingTheProblemAndWhereTheUsageIs() {
         for (String[] args : List.of(new String[0], new String[] {"verify"}, new String[] {"check", "--classpath", "x"},
                 new String[] {"print", "--classpath", "x", "--colour", "red"}, new String[] {"print", "--classpath"},
                 new String[] {"print", "--classpath", "x", "--modes", "default,huge"},
                 new String[] {"print", "--classpath", "x", "--modes", "default", "--interoperate", TWO_MODES})) {
             Run run = run(args);
             assertEquals(2, run.exitCode(), List.of(args) + "\n" + run);
+            assertEquals(1, run.err().lines().count(), run.toString());
             assertTrue(run.err().startsWith("error: "), run.toString());
-            assertTrue(run.err().contains("usage: java -jar layout-verifier.jar"), run.toString());
+            String command = args.length > 0 && !args[0].equals("verify") ? " " + args[0] : "";
+            assertTrue(run.err().strip().endsWith(" (layout-verifier" + command + " --help for usage)"), run.toString());
+            assertEquals("", run.out(), run.toString());
         }
-        assertTrue(run("print", "--classpath", "x", "--modes", "default,huge").err().contains("unknown JVM mode 'huge'"));
+        assertEquals("error: no command given (check, record or print) (layout-verifier --help for usage)",
+                run().err().strip());
+        assertEquals("error: check: --baseline FILE is required (layout-verifier check --help for usage)",
+                run("check", "--classpath", "x").err().strip());
+        assertEquals("error: print: --modes names an unknown JVM mode 'huge'; known modes: " + JvmMode.allIds()
+                + " (layout-verifier print --help for usage)", run("print", "--classpath", "x", "--modes", "default,huge").err().strip());
+        Run unknown = run("print", "--classpath", "x", "--colour", "red");
+        assertTrue(unknown.err().startsWith("error: print: Unknown options: '--colour', 'red' "), unknown.toString());
     }
 
     @Test
     void helpPrintsTheUsageAndExits0() {
         Run help = run("--help");
         assertEquals(0, help.exitCode());
+        assertTrue(help.out().startsWith("Usage: layout-verifier [-hV] [COMMAND]"), help.toString());
         assertTrue(help.out().contains("exit codes: 0 ok, 1 check failed, 2 usage error or bad input"), help.toString());
-        assertEquals(0, run("check", "--help").exitCode());
+        for (String command : List.of("check", "record", "print")) {
+            Run commandHelp = run(command, "--help");
+            assertEquals(0, commandHelp.exitCode(), commandHelp.toString());
+            assertTrue(commandHelp.out().startsWith("Usage: layout-verifier " + command + " "), commandHelp.toString());
+            for (String option : List.of("--classpath=PATH", "--baseline=FILE", "--class=NAME", "--modes=LIST",
+                    "--interoperate=LIST", "--rerecord-command=TEXT")) {
+                assertTrue(commandHelp.out().contains(option), option + " in\n" + commandHelp);
+            }
+            assertTrue(help.out().contains("  " + command + " "), command + " listed in\n" + help);
+        }
+    }
+
+    @Test
+    void versionPrintsTheProjectVersion() {
+        for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"}, new String[] {"check", "--version"})) {
+            Run version = run(args);
+            assertEquals(0, version.exitCode(), version.toString());
+            assertTrue(version.out().strip().matches("layout-verifier \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), version.toString());
+        }
     }
 
     /** The JUnit-side assertion across modes forks like the command line, with the test's class path. */
@@ -226,8 +254,8 @@ class LayoutCliTest {
     private static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new LayoutCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                new ByteArrayInputStream(new byte[0])).run(new ArrayList<>(List.of(args)).toArray(String[]::new));
+        int code = new LayoutCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(new ArrayList<>(List.of(args)).toArray(String[]::new));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

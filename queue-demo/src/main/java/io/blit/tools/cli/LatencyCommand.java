@@ -24,66 +24,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /**
- * The {@code bench} and {@code demo} commands: the end-to-end latency harness ({@code io.blit.tools.latency}) on
- * the command line. Both take the same options; {@code demo} has defaults that show the published comparison
- * (both BookUpdate kinds, producer and consumer processes) in a few seconds. Every queue lives in a new temporary
- * directory that is deleted at the end, on failure, and on Ctrl-C (shutdown hook, which also destroys child JVMs).
+ * What {@code bench} and {@code demo} run: the end-to-end latency harness ({@code io.blit.tools.latency}) on
+ * the command line. Both take the same options ({@link LatencyOptions}); {@code demo} has defaults that show the
+ * published comparison (both BookUpdate kinds, producer and consumer processes) in a few seconds. Every queue
+ * lives in a new temporary directory that is deleted at the end, on failure, and on Ctrl-C (shutdown hook,
+ * which also destroys child JVMs). Stateless.
  */
 final class LatencyCommand {
-    static final String BENCH_HELP = """
-            Usage: bench [--kind tc|normal|md|floor[,...]] [--mode thread|process] [--rate R] [--count N] [--runs K]
-                         [--warmup W] [--wait busy|yield|park] [--pin] [--json FILE] [--dir D] [--segment-size B]
-
-            End-to-end latency through a queue: a producer sends messages at a fixed rate, each carrying the
-            time it was meant to be sent; the consumer records (receive time - intended time), so a stalled
-            producer or consumer shows in the figures (coordinated omission accounted). W warm-up messages
-            are sent first and not recorded; then K runs of N messages, all on one schedule. Prints per kind
-            a table of the percentiles 50, 90, 99, 99.7, 99.9, 99.99 and worst, one column per run and a
-            "% Variation" column (100*(max-min)/(max+min/2), as the published tables), in microseconds;
-            with tc and normal, the ratio of their median p50s.
-
-              --kind K       tc: trivially copyable BookUpdate (one Blit copy each way, default)
-                             normal: the same content as a normal object (Strings, Lists) via ObjectOutputStream
-                             md: trivially copyable MarketData
-                             floor: no queue, one shared cache line per message through the same send and
-                             receive loops: what the harness and the machine cost by themselves
-                             several kinds comma-separated, or "both" = tc,normal
-              --mode M       thread (default): producer and consumer threads in this JVM
-                             process: a producer JVM and a consumer JVM (same java binary and class path)
-              --rate R       messages per second (default 100000)
-              --count N      messages per measured run (default 200000)
-              --runs K       measured runs (default 5)
-              --warmup W     warm-up messages, not recorded (default 200000: at 100,000 msg/s the JIT was
-                             still compiling the send and receive paths 0.7 s after the first message)
-              --wait S       consumer's wait between empty polls: busy (spin, default), yield, park
-              --pin          process mode: pin producer and consumer to CPUs 0 and 1 with taskset, where
-                             available (Java threads cannot be pinned without native code: thread mode ignores it)
-              --json FILE    also write every figure as JSON to FILE, the percentile chart as SVG next to it
-                             (FILE with .json replaced by .svg) and every run's histogram as an HdrHistogram
-                             interval log (.hlog, tagged with the kind)
-              --dir D        where to create the temporary queue directory (default: java.io.tmpdir)
-              --segment-size B   queue file size; default: large enough for the whole run (up to 1 GiB), so no
-                             file is created while measuring""";
-
-    static final String DEMO_HELP = """
-            Usage: demo [bench options]
-
-            Runs the published end-to-end latency comparison on this machine: a producer process and a
-            consumer process on a queue in a temporary directory, first trivially copyable BookUpdates, then
-            the same content as normal objects through ObjectOutputStream; prints both tables and the ratio of
-            the median latencies, then deletes its files. Before them it measures the floor: the same send and
-            receive loops with no queue, one shared cache line per message, i.e. what the harness and the
-            machine cost by themselves, and prints what each kind adds to it. Takes about 20 seconds. It is
-            "bench" with the defaults --kind floor,tc,normal --mode process --rate 20000 --warmup 60000 --runs 5
-            --count 10000: a rate both kinds sustain on a small machine (decoding a normal object costs ~10 us
-            here), so the tables compare one message's trip, not a backlog; every bench option may be given to change them (bench --help).""";
-
-    static final List<String> VALUED = List.of("--kind", "--mode", "--rate", "--count", "--runs", "--warmup",
-            "--wait", "--json", "--dir", "--segment-size");
-    static final List<String> FLAGS = List.of("--pin");
-
     private static final long MAX_AUTO_SEGMENT = 1L << 30;
     private static final long MAX_SEGMENT = 1L << 31;
 
@@ -93,61 +44,53 @@ final class LatencyCommand {
     /**
      * Runs {@code bench} or {@code demo}. A failed run (a child JVM that died, a message out of order or with
      * wrong content, a consumer that gave up) is reported on {@code err} with its cause and exit code
-     * {@value QueueCli#CHECK_FAILED}; usage errors are thrown as {@link QueueCli.UsageException}.
+     * {@value QueueCli#CHECK_FAILED}.
+     *
+     * @throws ParameterException for a value out of range (exit {@value QueueCli#USAGE})
+     * @throws BadInputException  if {@code --dir} is no directory
      */
-    static int run(String command, QueueCli.Options options, PrintStream out, PrintStream err) {
-        boolean demo = command.equals("demo");
-        List<MessageKind> kinds = kinds(options.value("--kind", demo ? "floor,tc,normal" : "tc"));
-        String mode = options.value("--mode", demo ? "process" : "thread");
-        if (!mode.equals("thread") && !mode.equals("process")) {
-            throw new QueueCli.UsageException("--mode must be thread or process, got '" + mode + "'");
-        }
+    static int run(boolean demo, LatencyOptions options, CommandLine cli, PrintStream out, PrintStream err) {
+        List<MessageKind> kinds = options.kinds != null ? options.kinds.list()
+                : demo ? List.of(MessageKind.FLOOR, MessageKind.TC, MessageKind.NORMAL) : List.of(MessageKind.TC);
+        String mode = (options.mode != null ? options.mode : demo ? LatencyOptions.Mode.PROCESS
+                : LatencyOptions.Mode.THREAD).cliName();
         // The demo's rate is one both kinds sustain here (a new ObjectInputStream costs ~10 us of CPU a message), so
         // that its tables compare per-message latency; at 100,000/s the normal-object figures are a growing backlog.
-        long rate = positive(options, "--rate", demo ? 20_000 : 100_000);
-        long count = positive(options, "--count", demo ? 10_000 : 200_000);
-        long runs = positive(options, "--runs", 5);
-        long warmup = options.longValue("--warmup", demo ? 60_000 : 200_000);
+        long rate = positive(cli, "--rate", options.rate, demo ? 20_000 : 100_000);
+        long count = positive(cli, "--count", options.count, demo ? 10_000 : 200_000);
+        long runs = positive(cli, "--runs", options.runs, 5);
+        long warmup = options.warmup != null ? options.warmup : demo ? 60_000 : 200_000;
         if (warmup < 0) {
-            throw new QueueCli.UsageException("--warmup must be >= 0");
+            throw new ParameterException(cli, "--warmup must be >= 0");
         }
         if (runs > 1000) {
-            throw new QueueCli.UsageException("--runs must be <= 1000");
+            throw new ParameterException(cli, "--runs must be <= 1000");
         }
-        WaitStrategy wait = switch (options.value("--wait", "busy")) {
-            case "busy" -> WaitStrategy.BUSY_SPIN;
-            case "yield" -> WaitStrategy.YIELD;
-            case "park" -> WaitStrategy.PARK;
-            default -> throw new QueueCli.UsageException("--wait must be busy, yield or park, got '"
-                    + options.value("--wait", "") + "'");
-        };
-        Path json = options.has("--json") ? Path.of(options.value("--json", "")) : null;
-        Path parent = Path.of(options.value("--dir", System.getProperty("java.io.tmpdir")));
+        WaitStrategy wait = options.wait != null ? options.wait : WaitStrategy.BUSY_SPIN;
+        Path parent = options.dir != null ? options.dir : Path.of(System.getProperty("java.io.tmpdir"));
         if (!Files.isDirectory(parent)) {
-            throw new QueueCli.BadInputException("--dir: no such directory: " + parent);
+            throw new BadInputException("--dir: no such directory: " + parent);
         }
-        boolean pin = options.has("--pin");
         List<RunPlan> plans = new ArrayList<>();
         for (MessageKind kind : kinds) {
             long total = warmup + count * runs;
-            long segmentSize = options.has("--segment-size") ? options.longValue("--segment-size", 0)
-                    : autoSegmentSize(kind, total);
+            long segmentSize = options.segmentSize != null ? options.segmentSize : autoSegmentSize(kind, total);
             if (segmentSize > MAX_SEGMENT) {
-                throw new QueueCli.UsageException("--segment-size must be at most " + MAX_SEGMENT
+                throw new ParameterException(cli, "--segment-size must be at most " + MAX_SEGMENT
                         + " (2 GiB: the queue's checkpoints hold 32-bit positions)");
             }
             try {
                 plans.add(new RunPlan(kind, rate, warmup, count, (int) runs, wait, segmentSize));
             } catch (IllegalArgumentException e) {
-                throw new QueueCli.UsageException(e.getMessage());
+                throw new ParameterException(cli, e.getMessage());
             }
         }
         try {
-            return execute(demo, mode, pin, plans, parent, json, out);
+            return execute(demo, mode, options.pin, plans, parent, options.json, out);
         } catch (IllegalStateException e) {
             out.println();
             out.flush();
-            err.println("error: " + command + " failed: " + e.getMessage());
+            err.println("error: " + cli.getCommandName() + " failed: " + e.getMessage());
             return QueueCli.CHECK_FAILED;
         }
     }
@@ -279,6 +222,11 @@ final class LatencyCommand {
                 : "; --pin unavailable here (no taskset or fewer than 2 CPUs): not pinned";
     }
 
+    /**
+     * The kinds of a {@code --kind} value: {@code both}, or names comma-separated.
+     *
+     * @throws IllegalArgumentException for an unknown or repeated kind, worded to follow the option's name
+     */
     static List<MessageKind> kinds(String value) {
         List<MessageKind> kinds = new ArrayList<>();
         for (String name : value.equals("both") ? List.of("tc", "normal") : List.of(value.split(","))) {
@@ -286,10 +234,10 @@ final class LatencyCommand {
             try {
                 kind = MessageKind.parse(name.strip());
             } catch (IllegalArgumentException e) {
-                throw new QueueCli.UsageException("--kind: " + e.getMessage());
+                throw new IllegalArgumentException("names an " + e.getMessage(), e);
             }
             if (kinds.contains(kind)) {
-                throw new QueueCli.UsageException("--kind: " + name + " given twice");
+                throw new IllegalArgumentException("names " + name.strip() + " twice");
             }
             kinds.add(kind);
         }
@@ -307,12 +255,12 @@ final class LatencyCommand {
         return Math.max(64 * 1024, (size + 4095) & ~4095L);
     }
 
-    private static long positive(QueueCli.Options options, String name, long otherwise) {
-        long value = options.longValue(name, otherwise);
-        if (value < 1) {
-            throw new QueueCli.UsageException(name + " must be >= 1");
+    private static long positive(CommandLine cli, String name, Long value, long otherwise) {
+        long given = value != null ? value : otherwise;
+        if (given < 1) {
+            throw new ParameterException(cli, name + " must be >= 1");
         }
-        return value;
+        return given;
     }
 
     private static Path createTempDirectory(Path parent) {

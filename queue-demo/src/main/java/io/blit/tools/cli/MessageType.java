@@ -3,6 +3,8 @@ package io.blit.tools.cli;
 import io.blit.tools.messages.MarketData;
 import io.blit.tools.messages.BookUpdate;
 import java.util.function.Supplier;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * A message class {@code produce} and {@code check} handle ({@code --type}), with its deterministic content for
@@ -55,13 +57,16 @@ record MessageType<T>(String name, Class<T> type, Supplier<T> factory, Filler<T>
         boolean consistentFor(T message, long n);
     }
 
-    /** The type named by {@code --type}; {@code marketdata} when absent. */
-    static MessageType<?> parse(String name) {
-        return switch (name) {
-            case "marketdata" -> MARKET_DATA;
-            case "book" -> BOOK;
-            default -> throw new QueueCli.UsageException("--type must be marketdata or book, got '" + name + "'");
-        };
+    /** {@code --type}: {@code marketdata} or {@code book}; anything else is a conversion error. */
+    static final class Converter implements ITypeConverter<MessageType<?>> {
+        @Override
+        public MessageType<?> convert(String name) {
+            return switch (name) {
+                case "marketdata" -> MARKET_DATA;
+                case "book" -> BOOK;
+                default -> throw new TypeConversionException("must be marketdata or book, got '" + name + "'");
+            };
+        }
     }
 
     /** The field that carries the number, for messages. */

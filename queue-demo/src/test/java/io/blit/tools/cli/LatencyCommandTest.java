@@ -32,7 +32,7 @@ class LatencyCommandTest {
     void helpDescribesTheCommand(String command) {
         Result help = run(command, "--help");
         assertEquals(0, help.code(), help.err());
-        assertTrue(help.out().startsWith("Usage: " + command), help.out());
+        assertTrue(help.out().startsWith("Usage: queue-demo " + command + " "), help.out());
         assertTrue(help.out().contains("--kind") || help.out().contains("bench options"), help.out());
     }
 
@@ -166,5 +166,18 @@ class LatencyCommandTest {
         assertEquals(QueueCli.CHECK_FAILED, checked.code(), checked.out());
         assertTrue(checked.out().contains("record 1 has inconsistent fields") && checked.out().contains("askPrice3=-1.0"),
                 checked.out());
+    }
+
+    @Test
+    void segmentSizeTakesAUnitSuffix() {
+        Result tooLarge = run("bench", "--segment-size", "3g");
+        assertEquals(QueueCli.USAGE, tooLarge.code());
+        assertTrue(tooLarge.err().startsWith("error: bench: --segment-size must be at most 2147483648"), tooLarge.err());
+        Result notASize = run("bench", "--segment-size", "lots");
+        assertEquals(QueueCli.USAGE, notASize.code());
+        assertEquals("error: bench: --segment-size expects a size in bytes such as 65536, 64k, 256m or 1g, got 'lots'"
+                + " (queue-demo bench --help for usage)", notASize.err().strip());
+        Result kind = run("demo", "--kind", "tc,fast");
+        assertTrue(kind.err().startsWith("error: demo: --kind names an unknown message kind 'fast'"), kind.err());
     }
 }

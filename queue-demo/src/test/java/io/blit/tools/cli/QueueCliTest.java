@@ -244,7 +244,7 @@ class QueueCliTest {
     void everySubcommandHasHelp(String command) {
         Result help = run(command, "--help");
         assertEquals(0, help.code());
-        assertTrue(help.out().startsWith("Usage: " + command), help.out());
+        assertTrue(help.out().startsWith("Usage: queue-demo " + command + " "), help.out());
         assertEquals("", help.err());
     }
 
@@ -254,6 +254,36 @@ class QueueCliTest {
         assertEquals(0, help.code());
         for (String command : List.of("produce", "tail", "dump", "check", "demo", "bench")) {
             assertTrue(help.out().contains("  " + command + " "), command);
+        }
+    }
+
+    @Test
+    void versionPrintsTheProjectVersion() {
+        for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"}, new String[] {"produce", "--version"})) {
+            Result version = run(args);
+            assertEquals(0, version.code(), version.err());
+            assertTrue(version.out().strip().matches("Blit \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), version.out());
+        }
+    }
+
+    @Test
+    void aBadCommandLineIsOneLineNamingTheProblemAndTheHelp() {
+        assertEquals("error: no command given (queue-demo --help for usage)", run().err().strip());
+        assertEquals("error: produce: --count expects an integer, got 'many' (queue-demo produce --help for usage)",
+                run("produce", "--dir", dir(), "--count", "many").err().strip());
+        assertEquals("error: produce: Missing required option: '--count=N' (queue-demo produce --help for usage)",
+                run("produce", "--dir", dir()).err().strip());
+        assertEquals("error: produce: --count must be >= 0 (queue-demo produce --help for usage)",
+                run("produce", "--dir", dir(), "--count", "-1").err().strip());
+        assertEquals("error: produce: --rate expects a number, got 'fast' (queue-demo produce --help for usage)",
+                run("produce", "--dir", dir(), "--count", "1", "--rate", "fast").err().strip());
+        for (String[] args : List.of(new String[] {"frobnicate"}, new String[] {"check", "--dir"},
+                new String[] {"check", "--dir", dir(), "extra"}, new String[] {"produce", "--dir", dir(), "--count", "1", "--bogus"})) {
+            Result result = run(args);
+            assertEquals(2, result.code(), List.of(args).toString());
+            assertEquals(1, result.err().lines().count(), result.err());
+            assertTrue(result.err().startsWith("error: ") && result.err().strip().endsWith(" --help for usage)"), result.err());
+            assertEquals("", result.out());
         }
     }
 }

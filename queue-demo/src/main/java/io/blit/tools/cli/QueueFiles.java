@@ -1,0 +1,91 @@
+package io.blit.tools.cli;
+
+import io.blit.layout.FieldDescriptor;
+import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.BlitQueue;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the reading commands share: finding a queue, checking its message class, printing fields. Stateless. */
+final class QueueFiles {
+    private QueueFiles() {
+    }
+
+    /**
+     * The directory of an existing queue.
+     *
+     * @throws BadInputException naming what is missing: the directory, or any segment file in it
+     */
+    static Path existingQueue(Path dir) {
+        if (!Files.exists(dir)) {
+            throw new BadInputException("no such directory: " + dir);
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new BadInputException("not a directory: " + dir);
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "segment-*.blitq")) {
+            if (!files.iterator().hasNext()) {
+                throw new BadInputException("no queue in " + dir + " (no segment-*.blitq file)");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+        return dir;
+    }
+
+    /**
+     * Refuses a queue written with another message class. The queue's default layout policy matches fields by
+     * name, which is meant for versions of one class (a field added, other JVM flags); a BookUpdate queue read as
+     * MarketData would share some field names and give a misleading result, so the tool names both classes.
+     *
+     * @throws BadInputException naming both classes
+     */
+    static void requireMessageClass(Path dir, Class<?> type) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir)) {
+            LayoutDescriptor stored = raw.descriptor();
+            if (stored != null && !stored.className().equals(type.getName())) {
+                throw new BadInputException("queue " + dir + " holds " + stored.className() + " messages, not "
+                        + type.getName() + " (--type selects the message class)");
+            }
+        }
+    }
+
+    /** The public fields of {@code type} in the order of the stored layout (offset order). */
+    static Field[] fieldsInLayoutOrder(Class<?> type, LayoutDescriptor descriptor) {
+        List<Field> fields = new ArrayList<>();
+        for (FieldDescriptor fd : descriptor.fields()) {
+            try {
+                fields.add(type.getField(fd.name()));
+            } catch (NoSuchFieldException e) {
+                throw new IllegalStateException(type.getSimpleName() + " has no public field " + fd.name(), e);
+            }
+        }
+        return fields.toArray(Field[]::new);
+    }
+
+    /** Appends {@code " name=value"} for every field of {@code message}. */
+    static StringBuilder appendFields(StringBuilder line, Field[] fields, Object message) {
+        for (Field field : fields) {
+            try {
+                line.append(' ').append(field.getName()).append('=').append(field.get(message));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return line;
+    }
+
+    /** Prints {@code # indices A..B abandoned} when {@code index} skipped indices after {@code expected}. */
+    static void reportGap(PrintStream out, long expected, long index) {
+        if (index > expected) {
+            out.println("# indices " + expected + ".." + (index - 1) + " abandoned");
+        }
+    }
+}

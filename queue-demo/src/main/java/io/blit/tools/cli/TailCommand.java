@@ -1,0 +1,132 @@
+package io.blit.tools.cli;
+
+import io.blit.queue.BlitQueue;
+import io.blit.queue.Tailer;
+import io.blit.queue.WaitStrategy;
+import io.blit.tools.messages.MarketData;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code tail}: prints the MarketData messages of a queue, one line each, optionally following it. */
+@Command(name = "tail", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = {"Print messages.",
+                "",
+                "Prints one line per MarketData message: index=I then name=value for every field, in layout "
+                        + "(offset) order. The queue must exist and hold MarketData. Indices skipped by the queue "
+                        + "(records abandoned by a failed or dead writer) are reported as a line "
+                        + "\"# indices A..B abandoned\".",
+                ""},
+        footer = {"", QueueCli.EXIT_CODES})
+final class TailCommand implements Callable<Integer> {
+    private final PrintStream out;
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
+    private Path dir;
+
+    @Option(names = "--from", paramLabel = "start|end|INDEX", defaultValue = "start", converter = From.Converter.class,
+            description = "start, end or a message index (default start)")
+    private From from;
+
+    @Option(names = "--count", paramLabel = "N", description = "stop after N messages (default: all)")
+    private long count = Long.MAX_VALUE;
+
+    @Option(names = "--follow", description = {"wait for new messages instead of stopping at the end of the queue "
+            + "(until --count messages were printed, or forever)"})
+    private boolean follow;
+
+    TailCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Where {@code --from} starts: the first message, the end, or an index ({@code index} is used only then). */
+    record From(Where where, long index) {
+        enum Where { START, END, INDEX }
+
+        /** {@code start}, {@code end} or an integer; anything else is a conversion error. */
+        static final class Converter implements ITypeConverter<From> {
+            @Override
+            public From convert(String value) {
+                return switch (value) {
+                    case "start" -> new From(Where.START, 0);
+                    case "end" -> new From(Where.END, 0);
+                    default -> {
+                        try {
+                            yield new From(Where.INDEX, Long.parseLong(value));
+                        } catch (NumberFormatException e) {
+                            throw new TypeConversionException("expects an integer, got '" + value + "'");
+                        }
+                    }
+                };
+            }
+        }
+    }
+
+    @Override
+    public Integer call() {
+        if (count < 0) {
+            throw new ParameterException(spec.commandLine(), "--count must be >= 0");
+        }
+        QueueFiles.existingQueue(dir);
+        QueueFiles.requireMessageClass(dir, MarketData.class);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
+            Field[] fields = QueueFiles.fieldsInLayoutOrder(MarketData.class, queue.descriptor());
+            try (Tailer<MarketData> tailer = tailer(queue)) {
+                print(tailer, fields);
+            }
+            return QueueCli.OK;
+        }
+    }
+
+    private Tailer<MarketData> tailer(BlitQueue<MarketData> queue) {
+        return switch (from.where()) {
+            case START -> queue.tailer();
+            case END -> queue.tailerFromEnd();
+            case INDEX -> {
+                try {
+                    yield queue.tailerFrom(from.index());
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(),
+                            "--from " + from.index() + ": " + CliSupport.oneLine(e.getMessage()));
+                }
+            }
+        };
+    }
+
+    private void print(Tailer<MarketData> tailer, Field[] fields) {
+        MarketData md = new MarketData();
+        StringBuilder line = new StringBuilder(512);
+        long expected = tailer.index();
+        for (long printed = 0; printed < count; ) {
+            boolean read = tailer.readNext(md);
+            if (!read) {
+                if (!follow) {
+                    break;
+                }
+                out.flush();
+                read = tailer.next(md, WaitStrategy.PARK, TimeUnit.MILLISECONDS.toNanos(100));
+                if (!read) {
+                    continue;
+                }
+            }
+            long index = tailer.index() - 1;
+            QueueFiles.reportGap(out, expected, index);
+            expected = index + 1;
+            line.setLength(0);
+            line.append("index=").append(index);
+            out.println(QueueFiles.appendFields(line, fields, md));
+            printed++;
+        }
+    }
+}
