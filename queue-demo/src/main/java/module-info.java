@@ -25,4 +25,5 @@ module io.blit.tools {
     opens io.blit.tools.latency to io.blit.core;
     // picocli fills the commands' option fields and creates their converters by reflection.
     opens io.blit.tools.cli to info.picocli;
+    opens io.blit.tools.demo to info.picocli;
 }

@@ -1,9 +1,18 @@
 package io.blit.benchmarks;
 
 import io.blit.core.TriviallyCopyable;
+import io.blit.tools.cli.CliSupport;
+import io.blit.tools.cli.ToolVersion;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * Does the time of a block copy depend on where the native segment lies relative to the object (4K
@@ -20,21 +29,40 @@ import java.util.Arrays;
  * {@code java --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar
  * io.blit.benchmarks.SegmentOffsetSweep [blockBytes] [step]}.
  */
-public final class SegmentOffsetSweep {
+@Command(name = "SegmentOffsetSweep", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = "Minimum ns per copy of one block to and from a segment at every step-byte offset of a page, "
+                + "Blit and the floor side by side.",
+        footer = {"", "Exit codes: 0 ok, 2 usage error or bad input."})
+public final class SegmentOffsetSweep implements Callable<Integer> {
     private static final int PAGE = 4096;
     private static final int WARM_UP_ROUNDS = 10;
     private static final int MEASURED_ROUNDS = 30;
     private static final int COPIES_PER_BATCH = 2_000;
 
-    private SegmentOffsetSweep() {
-    }
+    @Parameters(index = "0", arity = "0..1", paramLabel = "BLOCK_BYTES", defaultValue = "4096",
+            description = "block size, one of the sweep's sizes (default 4096)")
+    private int blockBytes;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "STEP", defaultValue = "64",
+            description = "offset step in bytes, dividing 4096 (default 64)")
+    private int step;
+
+    @Spec
+    private CommandSpec spec;
 
     public static void main(String[] args) {
-        int blockBytes = args.length > 0 ? Integer.parseInt(args[0]) : 4096;
-        int step = args.length > 1 ? Integer.parseInt(args[1]) : 64;
-        if (!SweepBlocks.SIZES.contains(blockBytes) || step <= 0 || PAGE % step != 0) {
-            throw new IllegalArgumentException("usage: SegmentOffsetSweep [blockBytes in " + SweepBlocks.SIZES
-                    + "] [step dividing " + PAGE + "], got " + Arrays.toString(args));
+        System.exit(CliSupport.execute(CliSupport.configure(new CommandLine(new SegmentOffsetSweep()), System.out,
+                System.err), args, System.out, System.err));
+    }
+
+    @Override
+    public Integer call() {
+        if (!SweepBlocks.SIZES.contains(blockBytes)) {
+            throw new ParameterException(spec.commandLine(), "BLOCK_BYTES must be one of " + SweepBlocks.SIZES
+                    + ", got " + blockBytes);
+        }
+        if (step <= 0 || PAGE % step != 0) {
+            throw new ParameterException(spec.commandLine(), "STEP must divide " + PAGE + ", got " + step);
         }
         TriviallyCopyable block = SweepBlocks.newBlock(blockBytes);
         MemorySegment heap = MemorySegment.ofArray(new long[blockBytes / Long.BYTES]);
@@ -82,5 +110,6 @@ public final class SegmentOffsetSweep {
         for (int i = 0; i < offsets; i++) {
             System.out.printf("%6d  %10.1f  %9.1f  %11.1f  %10.1f%n", i * step, best[0][i], best[1][i], best[2][i], best[3][i]);
         }
+        return CliSupport.OK;
     }
 }

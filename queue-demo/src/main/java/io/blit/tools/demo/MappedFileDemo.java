@@ -1,6 +1,9 @@
 package io.blit.tools.demo;
 
 import io.blit.core.BlockCopier;
+import io.blit.tools.cli.BadInputException;
+import io.blit.tools.cli.CliSupport;
+import io.blit.tools.cli.ToolVersion;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -9,20 +12,37 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
- * End-to-end example until the queue demo replaces it: writes a million {@link MarketData} objects
+ * The smallest end-to-end example, without the queue: writes a million {@link MarketData} objects
  * to a memory-mapped file with one bulk copy each, reads them back into one reused object, checks
  * every field, and prints counts and times. The file lives in a temporary directory and is deleted.
  *
- * <p>Usage: {@code MappedFileDemo [count]} (default 1,000,000).
+ * <p>Usage: {@code MappedFileDemo [COUNT]} (default 1,000,000); {@code --help}, {@code --version}.
  */
-public final class MappedFileDemo {
-    private MappedFileDemo() {
+@Command(name = "MappedFileDemo", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = "Writes COUNT MarketData objects to a memory-mapped file with one bulk copy each, reads them "
+                + "back, checks every field and prints counts and times.",
+        footer = {"", "Exit codes: 0 ok, 2 usage error or bad input."})
+public final class MappedFileDemo implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "COUNT", defaultValue = "1000000",
+            description = "messages to write and read (default 1,000,000)")
+    private long count;
+
+    public static void main(String[] args) {
+        System.exit(CliSupport.execute(CliSupport.configure(new CommandLine(new MappedFileDemo()), System.out,
+                System.err), args, System.out, System.err));
     }
 
-    public static void main(String[] args) throws IOException {
-        long count = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000L;
+    @Override
+    public Integer call() throws IOException {
+        if (count <= 0) {
+            throw new BadInputException("COUNT must be positive, got " + count);
+        }
         Path dir = Files.createTempDirectory("blit-demo");
         Path file = dir.resolve("market-data.bin");
         try {
@@ -31,6 +51,7 @@ public final class MappedFileDemo {
             Files.deleteIfExists(file);
             Files.deleteIfExists(dir);
         }
+        return CliSupport.OK;
     }
 
     private static void run(Path file, long count) throws IOException {
