@@ -119,7 +119,7 @@ class LayoutCliTest {
     @Test
     void interoperateFlagsOnlyClassesWhoseLayoutDiffersBetweenThoseModes() {
         Path dir = tmp.resolve("mixed");
-        // PLATFORM.md: c@12 a@16 b@24 d@32 by default, a@8 b@16 c@24 d@28 with compact headers.
+        // HotSpot on JDK 25: c@12 a@16 b@24 d@32 by default, a@8 b@16 c@24 d@28 with compact headers.
         GeneratedClasses.write(dir, "example.Mixed", ClassScanner.TRIVIALLY_COPYABLE,
                 Field.of("a", "J"), Field.of("b", "D"), Field.of("c", "I"), Field.of("d", "B"));
         GeneratedClasses.write(dir, "example.Longs", ClassScanner.TRIVIALLY_COPYABLE, Field.of("a", "J"), Field.of("b", "J"));
