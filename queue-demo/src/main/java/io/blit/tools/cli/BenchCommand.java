@@ -1,11 +1,7 @@
 package io.blit.tools.cli;
 
 import java.io.PrintStream;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code bench}: the end-to-end latency harness with all its options ({@link LatencyCommand}). */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
@@ -20,21 +16,8 @@ import picocli.CommandLine.Spec;
                         + "published tables), in microseconds; with tc and normal, the ratio of their median p50s.",
                 ""},
         footer = {"", QueueCli.EXIT_CODES})
-final class BenchCommand implements Callable<Integer> {
-    private final PrintStream out;
-    private final PrintStream err;
-    @Spec
-    private CommandSpec spec;
-    @Mixin
-    private LatencyOptions options;
-
+final class BenchCommand extends LatencyRunCommand {
     BenchCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public Integer call() {
-        return LatencyCommand.run(false, options, spec.commandLine(), out, err);
+        super(false, out, err);
     }
 }

@@ -1,11 +1,7 @@
 package io.blit.tools.cli;
 
 import java.io.PrintStream;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code demo}: {@code bench} with the defaults of the published comparison ({@link LatencyCommand}). */
 @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
@@ -26,21 +22,8 @@ import picocli.CommandLine.Spec;
                 "",
                 "Takes the bench options:"},
         footer = {"", QueueCli.EXIT_CODES})
-final class DemoCommand implements Callable<Integer> {
-    private final PrintStream out;
-    private final PrintStream err;
-    @Spec
-    private CommandSpec spec;
-    @Mixin
-    private LatencyOptions options;
-
+final class DemoCommand extends LatencyRunCommand {
     DemoCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public Integer call() {
-        return LatencyCommand.run(true, options, spec.commandLine(), out, err);
+        super(true, out, err);
     }
 }
