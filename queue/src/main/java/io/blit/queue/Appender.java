@@ -28,7 +28,7 @@ import java.util.Objects;
  *   <li><b>Rolling.</b> In a queue of a message class (every record the same length), moving into a file starts the
  *       background preparation of the next one (created complete and zero-filled under a temporary name, published
  *       when an appender rolls to it), so that a roll and the first writes to the new file's pages stay cheap.</li>
- *   <li><b>Failures.</b> If the copy fails after the claim, the claim is marked ABANDONED before the
+ *   <li><b>Failures.</b> If the filler or the copy fails after the claim, the claim is marked ABANDONED before the
  *       exception propagates, so tailers skip the index instead of waiting for it.</li>
  * </ul>
  *
@@ -113,11 +113,14 @@ public final class Appender<T> implements AutoCloseable {
      * (closed, first append, roll, records claimed by others).
      */
     private long appendInPlace(TriviallyCopyable block) {
+        // Read before the claim: its CAS orders all memory, so C2 would load them again after it, in front of the copy.
+        MemorySegment segment = cursor.segment();
+        long payload = cursor.payloadPosition();
         if (!RecordProtocol.tryClaimInPlace(cursor, claimWord, recordLength)) {
             return -1;
         }
         long index = cursor.index();
-        block.writeTo(cursor.file().segment(), cursor.payloadPosition());
+        block.writeTo(segment, payload);
         RecordProtocol.commit(cursor);
         return index;
     }
@@ -129,7 +132,7 @@ public final class Appender<T> implements AutoCloseable {
         if (filler != null) {
             filler.fill(message, index);
         }
-        MemorySegment segment = cursor.file().segment();
+        MemorySegment segment = cursor.segment();
         if (message.getClass() == files.type() && message instanceof TriviallyCopyable block) {
             // The same copier (the class's default, BlockCopier.of) and bytes, reached through TriviallyCopyable's
             // constant call site, which the JIT folds for the exact class (docs/copy-engine.md): fewer loads and
@@ -169,7 +172,7 @@ public final class Appender<T> implements AutoCloseable {
             throw QueueErrors.messageTooLarge(size, files.segmentSize());
         }
         long index = claim((int) size);
-        MemorySegment.copy(payload, 0, cursor.file().segment(), cursor.payloadPosition(), size);
+        MemorySegment.copy(payload, 0, cursor.segment(), cursor.payloadPosition(), size);
         RecordProtocol.commit(cursor);
         return index;
     }
@@ -216,7 +219,7 @@ public final class Appender<T> implements AutoCloseable {
     public void sync() {
         ensureOpen();
         if (cursor.isMapped()) {
-            cursor.file().segment().force();
+            cursor.segment().force();
         }
     }
 

@@ -123,9 +123,9 @@ public final class Tailer<T> implements AutoCloseable {
         if (!reader.translates() && into.getClass() == files.type() && into instanceof TriviallyCopyable block) {
             // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant call
             // site, which the JIT folds for the exact class (docs/copy-engine.md).
-            block.readFrom(file.segment(), cursor.payloadPosition());
+            block.readFrom(cursor.segment(), cursor.payloadPosition());
         } else {
-            reader.readFrom(file.segment(), cursor.payloadPosition(), into); // translates, or checks the class
+            reader.readFrom(cursor.segment(), cursor.payloadPosition(), into); // translates, or checks the class
         }
         RecordProtocol.consume(cursor, length);
         return true;
@@ -160,7 +160,7 @@ public final class Tailer<T> implements AutoCloseable {
         if (length > into.byteSize()) {
             throw QueueErrors.targetTooSmall(cursor.index(), length, into.byteSize());
         }
-        MemorySegment.copy(cursor.file().segment(), cursor.payloadPosition(), into, 0, length);
+        MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
         RecordProtocol.consume(cursor, length);
         return length;
     }

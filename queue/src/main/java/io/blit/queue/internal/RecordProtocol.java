@@ -49,7 +49,7 @@ public final class RecordProtocol {
     public static boolean tryClaimInPlace(RecordCursor cursor, long claimWord, long recordLength) {
         MappedSegment file = cursor.file();
         return file != null && cursor.position() + recordLength <= file.size()
-                && claimAt(cursor, file.segment(), claimWord) == 0L;
+                && claimAt(cursor, cursor.segment(), claimWord) == 0L;
     }
 
     /**
@@ -106,16 +106,19 @@ public final class RecordProtocol {
 
     /**
      * Publishes the record claimed at {@code cursor}, whose payload the caller has written: first throws the fault
-     * of that copy if the mapping faulted ({@link MappedSegment#surfacePendingFault}: a payload whose copy faulted
-     * is never committed), then a release store of the COMMITTED word. Moves the cursor past the record.
+     * of that copy if the mapping faulted ({@link MappedFaults#surfacePending}: a payload whose copy faulted is
+     * never committed), then a release store of the COMMITTED word. Moves the cursor past the record.
      *
      * @throws InternalError the fault of the copy, if any (the cursor still holds the claim)
      */
     public static void commit(RecordCursor cursor) {
-        cursor.file().surfacePendingFault();
+        // Read before the call, which C2 never inlines: they then come from the caller's copy and stay in its frame.
+        MemorySegment segment = cursor.segment();
+        long position = cursor.position();
         long claimed = cursor.claimed();
+        MappedFaults.surfacePending();
         cursor.holdClaim(0L); // from here on a failure must not turn the record ABANDONED
-        RecordHeader.storeRelease(cursor.segment(), cursor.position(), RecordHeader.committed(claimed));
+        RecordHeader.storeRelease(segment, position, RecordHeader.committed(claimed));
         cursor.skip(RecordHeader.length(claimed));
     }
 
@@ -148,7 +151,7 @@ public final class RecordProtocol {
      * @throws InternalError the fault of the copy, if any
      */
     public static void consume(RecordCursor cursor, long payloadLength) {
-        cursor.file().surfacePendingFault();
+        MappedFaults.surfacePending();
         cursor.skip(payloadLength);
     }
 }
