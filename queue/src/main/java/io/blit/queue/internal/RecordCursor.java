@@ -39,14 +39,14 @@ public final class RecordCursor implements AutoCloseable {
         this.ordinal = ordinal;
     }
 
-    /** An appender's cursor, in no file yet: {@link #enter} maps the file to append to. */
+    /** An appender's cursor, in no file yet: {@link #enter} gives it the file to append to, mapped. */
     public static RecordCursor forAppender() {
         return new RecordCursor(true, null, 0, SegmentHeader.RECORDS_START, 0);
     }
 
     /**
      * A tailer's cursor at the record of {@code ordinal} at {@code position} in the file of {@code firstIndex}, not
-     * mapped yet: {@link #attach} maps it.
+     * mapped yet: {@link #attach} gives it that file, mapped in the reading thread.
      */
     public static RecordCursor forTailer(long firstIndex, long position, long ordinal) {
         return new RecordCursor(false, null, firstIndex, position, ordinal);
