@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.BlockReader;
 import io.blit.core.TriviallyCopyable;
+import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
@@ -93,42 +94,37 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws MessagesDeletedException if the next message's file was deleted by retention before it was read
      */
     public boolean readNext(T into) {
+        // One method, not a call to a helper: C2 then compiles the whole read as one piece whatever the order in
+        // which it compiled the parts (a helper compiled first into a big method is no longer inlined).
         try {
-            boolean read = readBlock(into);
-            if (!read) {
-                cursor.file().surfacePendingFault(); // a faulting header load can read as "nothing yet"
+            Objects.requireNonNull(into, "into");
+            files.copier(); // throws for a raw queue
+            int payload = advance();
+            if (payload < 0) {
+                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+                return false;
             }
-            return read;
+            MappedSegment file = cursor.file();
+            if (readerFile != file) {
+                reader = files.reader(file.info());
+                readerFile = file;
+            }
+            long length = reader.byteSize();
+            if (payload != length) {
+                throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload, length, files.type());
+            }
+            if (!reader.translates() && into.getClass() == files.type() && into instanceof TriviallyCopyable block) {
+                // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant call
+                // site, which the JIT folds for the exact class (docs/copy-engine.md).
+                block.readFrom(cursor.segment(), cursor.payloadPosition());
+            } else {
+                reader.readFrom(cursor.segment(), cursor.payloadPosition(), into); // translates, or checks the class
+            }
+            RecordProtocol.consume(cursor, length);
+            return true;
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
-    }
-
-    private boolean readBlock(T into) {
-        Objects.requireNonNull(into, "into");
-        files.copier(); // throws for a raw queue
-        int payload = advance();
-        if (payload < 0) {
-            return false;
-        }
-        MappedSegment file = cursor.file();
-        if (readerFile != file) {
-            reader = files.reader(file.info());
-            readerFile = file;
-        }
-        long length = reader.byteSize();
-        if (payload != length) {
-            throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload, length, files.type());
-        }
-        if (!reader.translates() && into.getClass() == files.type() && into instanceof TriviallyCopyable block) {
-            // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant call
-            // site, which the JIT folds for the exact class (docs/copy-engine.md).
-            block.readFrom(cursor.segment(), cursor.payloadPosition());
-        } else {
-            reader.readFrom(cursor.segment(), cursor.payloadPosition(), into); // translates, or checks the class
-        }
-        RecordProtocol.consume(cursor, length);
-        return true;
     }
 
     /**
@@ -141,28 +137,21 @@ public final class Tailer<T> implements AutoCloseable {
      */
     public long readNextBytes(MemorySegment into) {
         try {
-            long read = readBytes(into);
-            if (read < 0) {
-                cursor.file().surfacePendingFault(); // a faulting header load can read as "nothing yet"
+            Objects.requireNonNull(into, "into");
+            int length = advance();
+            if (length < 0) {
+                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+                return -1;
             }
-            return read;
+            if (length > into.byteSize()) {
+                throw QueueErrors.targetTooSmall(cursor.index(), length, into.byteSize());
+            }
+            MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
+            RecordProtocol.consume(cursor, length);
+            return length;
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
-    }
-
-    private long readBytes(MemorySegment into) {
-        Objects.requireNonNull(into, "into");
-        int length = advance();
-        if (length < 0) {
-            return -1;
-        }
-        if (length > into.byteSize()) {
-            throw QueueErrors.targetTooSmall(cursor.index(), length, into.byteSize());
-        }
-        MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
-        RecordProtocol.consume(cursor, length);
-        return length;
     }
 
     /**
