@@ -121,14 +121,15 @@ public final class Appender<T> implements AutoCloseable {
         }
         long index = cursor.index();
         block.writeTo(segment, payload);
-        RecordProtocol.commit(cursor);
+        RecordProtocol.commit(cursor, claimWord);
         return index;
     }
 
     private long appendBlock(T message, IndexedFiller<? super T> filler) {
         Objects.requireNonNull(message, "message");
         BlockCopier<T> copier = files.copier();
-        long index = claim((int) copier.byteSize());
+        long word = RecordHeader.claimed(pid, (int) copier.byteSize());
+        long index = claim(word);
         if (filler != null) {
             filler.fill(message, index);
         }
@@ -141,7 +142,7 @@ public final class Appender<T> implements AutoCloseable {
         } else {
             copier.writeTo(message, segment, cursor.payloadPosition()); // checks the class: a subclass has another block
         }
-        RecordProtocol.commit(cursor);
+        RecordProtocol.commit(cursor, word);
         return index;
     }
 
@@ -171,9 +172,10 @@ public final class Appender<T> implements AutoCloseable {
         if (size > files.maxPayload()) {
             throw QueueErrors.messageTooLarge(size, files.segmentSize());
         }
-        long index = claim((int) size);
+        long word = RecordHeader.claimed(pid, (int) size);
+        long index = claim(word);
         MemorySegment.copy(payload, 0, cursor.segment(), cursor.payloadPosition(), size);
-        RecordProtocol.commit(cursor);
+        RecordProtocol.commit(cursor, word);
         return index;
     }
 
@@ -234,14 +236,14 @@ public final class Appender<T> implements AutoCloseable {
     }
 
     /**
-     * Claims a record of {@code length} payload bytes at the tail with {@link RecordProtocol#claim}, mapping the
-     * newest file first if none is and rolling to the next file while the current one is full.
+     * Claims a record at the tail with {@code word} (this process's CLAIMED word for its length) with
+     * {@link RecordProtocol#claim}, mapping the newest file first if none is and rolling to the next file while the
+     * current one is full.
      *
      * @return the claimed record's index; the cursor holds the claim
      */
-    private long claim(int length) {
+    private long claim(long word) {
         ensureMapped();
-        long word = RecordHeader.claimed(pid, length);
         long paddingWord = RecordHeader.padding(pid);
         while (!RecordProtocol.claim(cursor, word, paddingWord)) {
             roll();

@@ -50,7 +50,7 @@ public class CheckpointStress {
     @Actor
     public void appender() {
         if (AppendSteps.claim(cursor, WORD)) {
-            RecordProtocol.commit(cursor);
+            RecordProtocol.commit(cursor, WORD);
         }
     }
 

@@ -58,7 +58,7 @@ public class PublicationStress {
     public void appender() {
         if (AppendSteps.claim(cursor, WORD)) {
             message.writeTo(image.writer().segment(), cursor.payloadPosition());
-            RecordProtocol.commit(cursor);
+            RecordProtocol.commit(cursor, WORD);
         }
     }
 

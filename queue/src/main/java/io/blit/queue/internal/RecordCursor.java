@@ -8,10 +8,10 @@ import java.lang.foreign.MemorySegment;
  * the record's index. Every position and ordinal is derivable by walking the headers from
  * {@link SegmentHeader#RECORDS_START}, so this is a cache of that walk, never a second source of truth.
  *
- * <p>A cursor also knows the claim it holds (between {@link RecordProtocol#claim} or
- * {@link RecordProtocol#tryClaimInPlace} and {@link RecordProtocol#commit}), so that {@link #failure} can give it
- * up: every failure inside an appender's or a tailer's operation is turned into what the caller throws here, in one
- * place.
+ * <p>A cursor also knows the claim it holds (from {@link RecordProtocol#claim} or
+ * {@link RecordProtocol#tryClaimInPlace} until {@link RecordProtocol#commit} moves it past the record), so that
+ * {@link #failure} can give it up: every failure inside an appender's or a tailer's operation is turned into what
+ * the caller throws here, in one place.
  *
  * <p>A cursor may exist before its file is mapped ({@link #isMapped()} false): a tailer is created in one thread
  * and maps its file in the thread that first reads, since a mapping is confined to the thread that made it.
@@ -27,8 +27,13 @@ public final class RecordCursor implements AutoCloseable {
     private long firstIndex;
     private long position;
     private long ordinal;
-    /** The CLAIMED word of the claim this cursor holds at {@link #position}, or 0. */
-    private long claimed;
+    /**
+     * The position and CLAIMED word of the last claim this cursor won; it holds that claim while it is still at
+     * that position (committing or abandoning moves it past the record, entering a file resets it). Kept so, the
+     * append's fast path costs two plain stores for it, and nothing at the commit.
+     */
+    private long claimedAt = -1;
+    private long claimedWord;
 
     private RecordCursor(boolean writing, MappedSegment file, long firstIndex, long position, long ordinal) {
         this.writing = writing;
@@ -97,9 +102,9 @@ public final class RecordCursor implements AutoCloseable {
         return firstIndex + ordinal;
     }
 
-    /** The CLAIMED word of the claim this cursor holds at {@link #position()}, or 0 if it holds none. */
-    public long claimed() {
-        return claimed;
+    /** Whether the cursor holds a claim: it won the record at {@link #position()} and has not moved past it. */
+    public boolean holdsClaim() {
+        return claimedAt == position && file != null;
     }
 
     /** Moves past the record at the cursor, whose payload is {@code payloadLength} bytes. */
@@ -112,6 +117,7 @@ public final class RecordCursor implements AutoCloseable {
     public void moveTo(long position, long ordinal) {
         this.position = position;
         this.ordinal = ordinal;
+        this.claimedAt = -1;
     }
 
     /** Unmaps the current file, if any, and takes {@code next}, at its first record. */
@@ -122,6 +128,7 @@ public final class RecordCursor implements AutoCloseable {
         firstIndex = next.firstIndex();
         position = SegmentHeader.RECORDS_START;
         ordinal = 0;
+        claimedAt = -1;
     }
 
     /**
@@ -137,11 +144,18 @@ public final class RecordCursor implements AutoCloseable {
         close();
         file = mapped;
         segment = mapped.segment();
+        claimedAt = -1;
     }
 
-    /** Records that the cursor holds a claim with {@code claimedWord}; 0 when it is committed or given up. */
+    /** Records that the cursor won the record at its position with {@code claimedWord}. */
     void holdClaim(long claimedWord) {
-        this.claimed = claimedWord;
+        this.claimedAt = position;
+        this.claimedWord = claimedWord;
+    }
+
+    /** The CLAIMED word of the claim {@link #holdsClaim()} says the cursor holds. */
+    long claimedWord() {
+        return claimedWord;
     }
 
     /**
@@ -162,15 +176,15 @@ public final class RecordCursor implements AutoCloseable {
         MappedSegment in = file;
         long at = position;
         InternalError abandonFault = null;
-        if (claimed != 0) {
-            if (in != null && in.segment().scope().isAlive()) {
+        if (holdsClaim()) {
+            if (in.segment().scope().isAlive()) {
                 try {
                     RecordProtocol.abandon(this);
                 } catch (InternalError again) { // delivered here when this path runs interpreted
                     abandonFault = again;
                 }
             } else {
-                claimed = 0; // unmapped meanwhile (closed from the filler): nothing left to mark
+                claimedAt = -1; // unmapped meanwhile (closed from the filler): nothing left to mark
             }
         }
         RuntimeException result;

@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  *     while (!RecordProtocol.claim(cursor, claimWord, paddingWord)) { ... roll to the next file ... }
  * }
  * copy the payload to cursor.payloadPosition()                              // the caller's step
- * RecordProtocol.commit(cursor);                // on a failure instead: throw cursor.failure(e), which abandons
+ * RecordProtocol.commit(cursor, claimWord);     // on a failure instead: throw cursor.failure(e), which abandons
  * }</pre>
  *
  * <p>The copy is the caller's, so that its call site stays where the JIT can fold it for the exact message class.
@@ -105,32 +105,38 @@ public final class RecordProtocol {
     }
 
     /**
-     * Publishes the record claimed at {@code cursor}, whose payload the caller has written: first throws the fault
-     * of that copy if the mapping faulted ({@link MappedFaults#surfacePending}: a payload whose copy faulted is
-     * never committed), then a release store of the COMMITTED word. Moves the cursor past the record.
+     * Publishes the record claimed at {@code cursor} with {@code claimedWord}, whose payload the caller has written:
+     * first throws the fault of that copy if the mapping faulted ({@link MappedFaults#surfacePending}: a payload
+     * whose copy faulted is never committed), then moves the cursor past the record and release-stores the
+     * COMMITTED word. Moved first, the cursor no longer holds the claim when the word may be COMMITTED, so no
+     * later failure can turn a record a tailer may have read ABANDONED.
      *
      * @throws InternalError the fault of the copy, if any (the cursor still holds the claim)
      */
-    public static void commit(RecordCursor cursor) {
+    public static void commit(RecordCursor cursor, long claimedWord) {
         // Read before the call, which C2 never inlines: they then come from the caller's copy and stay in its frame.
         MemorySegment segment = cursor.segment();
         long position = cursor.position();
-        long claimed = cursor.claimed();
         MappedFaults.surfacePending();
-        cursor.holdClaim(0L); // from here on a failure must not turn the record ABANDONED
-        RecordHeader.storeRelease(segment, position, RecordHeader.committed(claimed));
-        cursor.skip(RecordHeader.length(claimed));
+        cursor.skip(RecordHeader.length(claimedWord));
+        RecordHeader.storeRelease(segment, position, RecordHeader.committed(claimedWord));
     }
 
     /**
-     * Gives up the claim {@code cursor} holds (its payload could not be written): a release store of the ABANDONED
-     * word, which readers skip. Moves the cursor past the record. {@link RecordCursor#failure} calls it.
+     * Gives up the claim {@code cursor} holds (its payload could not be written): moves the cursor past the record
+     * and release-stores the ABANDONED word, which readers skip. {@link RecordCursor#failure} calls it.
+     *
+     * @throws IllegalStateException if the cursor holds no claim
      */
     public static void abandon(RecordCursor cursor) {
-        long claimed = cursor.claimed();
-        cursor.holdClaim(0L);
-        RecordHeader.storeRelease(cursor.segment(), cursor.position(), RecordHeader.abandoned(claimed));
-        cursor.skip(RecordHeader.length(claimed));
+        if (!cursor.holdsClaim()) {
+            throw new IllegalStateException("the cursor holds no claim at " + cursor.position());
+        }
+        MemorySegment segment = cursor.segment();
+        long position = cursor.position();
+        long claimedWord = cursor.claimedWord();
+        cursor.skip(RecordHeader.length(claimedWord));
+        RecordHeader.storeRelease(segment, position, RecordHeader.abandoned(claimedWord));
     }
 
     /**

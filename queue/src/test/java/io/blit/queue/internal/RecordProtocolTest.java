@@ -90,7 +90,7 @@ class RecordProtocolTest {
         long word = RecordHeader.claimed(8, 20);
         RecordCursor cursor = RecordCursor.in(file, START, 0);
         assertTrue(RecordProtocol.claim(cursor, word, RecordHeader.padding(8)));
-        RecordProtocol.commit(cursor);
+        RecordProtocol.commit(cursor, word);
         assertEquals(RecordHeader.committed(word), RecordHeader.loadAcquire(file.segment(), START));
         assertEquals(START + 32, cursor.position());
         assertEquals(1, cursor.ordinal());
@@ -107,7 +107,7 @@ class RecordProtocolTest {
         RecordCursor cursor = RecordCursor.in(file, START + 64, Checkpoints.INTERVAL);
         assertTrue(RecordProtocol.tryClaimInPlace(cursor, word, RecordHeader.recordLength(16)));
         assertEquals(word, RecordHeader.loadAcquire(file.segment(), START + 64));
-        assertEquals(word, cursor.claimed());
+        assertTrue(cursor.holdsClaim());
         assertEquals(START + 64, cursor.position());
         assertEquals(START + 64, Checkpoints.position(file, 1), "the same checkpoint step as claim");
     }
@@ -121,7 +121,7 @@ class RecordProtocolTest {
         assertFalse(RecordProtocol.tryClaimInPlace(taken, word, RecordHeader.recordLength(16)));
         assertEquals(other, RecordHeader.loadAcquire(file.segment(), START));
         assertEquals(START, taken.position());
-        assertEquals(0, taken.claimed());
+        assertFalse(taken.holdsClaim());
 
         RecordCursor atEnd = RecordCursor.in(file, SIZE - 16, 3);
         assertFalse(RecordProtocol.tryClaimInPlace(atEnd, word, RecordHeader.recordLength(16)));
@@ -137,7 +137,7 @@ class RecordProtocolTest {
         IllegalStateException thrown = new IllegalStateException("the filler failed");
         assertSame(thrown, cursor.failure(thrown));
         assertEquals(RecordHeader.abandoned(word), RecordHeader.loadAcquire(file.segment(), START));
-        assertEquals(0, cursor.claimed());
+        assertFalse(cursor.holdsClaim());
         assertEquals(1, cursor.ordinal());
     }
 
@@ -146,7 +146,7 @@ class RecordProtocolTest {
         long word = RecordHeader.claimed(8, 20);
         RecordCursor cursor = RecordCursor.in(file, START, 0);
         assertTrue(RecordProtocol.claim(cursor, word, RecordHeader.padding(8)));
-        RecordProtocol.commit(cursor);
+        RecordProtocol.commit(cursor, word);
         IllegalStateException thrown = new IllegalStateException("after the commit");
         assertSame(thrown, cursor.failure(thrown));
         assertEquals(RecordHeader.committed(word), RecordHeader.loadAcquire(file.segment(), START));
@@ -162,6 +162,20 @@ class RecordProtocolTest {
         InternalError other = new InternalError("not a fault of the mapping");
         assertSame(other, assertThrows(InternalError.class, () -> cursor.failure(other)));
         assertEquals(RecordHeader.abandoned(word), RecordHeader.loadAcquire(file.segment(), START));
+    }
+
+    @Test
+    void commitEndsTheClaimAndAbandonRefusesACursorThatHoldsNone() {
+        long word = RecordHeader.claimed(8, 20);
+        RecordCursor cursor = RecordCursor.in(file, START, 0);
+        assertFalse(cursor.holdsClaim());
+        assertThrows(IllegalStateException.class, () -> RecordProtocol.abandon(cursor));
+        assertTrue(RecordProtocol.claim(cursor, word, RecordHeader.padding(8)));
+        assertTrue(cursor.holdsClaim());
+        RecordProtocol.commit(cursor, word);
+        assertFalse(cursor.holdsClaim());
+        assertThrows(IllegalStateException.class, () -> RecordProtocol.abandon(cursor));
+        assertEquals(RecordHeader.committed(word), RecordHeader.loadAcquire(file.segment(), START));
     }
 
     @Test
