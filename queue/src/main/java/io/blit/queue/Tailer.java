@@ -47,10 +47,10 @@ public final class Tailer<T> implements AutoCloseable {
     private static final long PAGE = 4096;
     private final BlitQueue<T> queue;
     private final SegmentDirectory<T> files;
-    /** Moves {@link #cursor} from record to record and file to file. */
-    private final RecordWalker walker;
     /** The next record to read: its file (mapped at the first read), header position and index. */
     private final RecordCursor cursor;
+    /** Moves {@link #cursor} from record to record and file to file. */
+    private final RecordWalker walker;
     /** The reader of {@link #readerFile}'s layout; renewed when the cursor's file changes. */
     private BlockReader<T> reader;
     private MappedSegment readerFile;
@@ -58,28 +58,27 @@ public final class Tailer<T> implements AutoCloseable {
     private long touched;
     private boolean closed;
 
-    private Tailer(BlitQueue<T> queue, RecordWalker walker) {
+    private Tailer(BlitQueue<T> queue, RecordCursor cursor) {
         this.queue = queue;
         this.files = queue.files();
-        this.walker = walker;
-        this.cursor = walker.cursor();
+        this.cursor = cursor;
+        this.walker = new RecordWalker(files, queue.abandonGraceNanos());
     }
 
     static <T> Tailer<T> atStart(BlitQueue<T> queue) {
-        return new Tailer<>(queue, RecordWalker.atStart(queue.files(), queue.abandonGraceNanos()));
+        return new Tailer<>(queue, RecordWalker.atStart(queue.files()));
     }
 
     static <T> Tailer<T> atEnd(BlitQueue<T> queue) {
-        return new Tailer<>(queue, RecordWalker.seek(queue.files(), queue.abandonGraceNanos(), Long.MAX_VALUE));
+        return new Tailer<>(queue, RecordWalker.seek(queue.files(), Long.MAX_VALUE));
     }
 
     static <T> Tailer<T> atIndex(BlitQueue<T> queue, long target) {
-        RecordWalker walker = RecordWalker.seek(queue.files(), queue.abandonGraceNanos(), target);
-        long reached = walker.cursor().index();
-        if (reached != target) {
-            throw QueueErrors.indexBeyondEnd(queue.directory(), target, reached);
+        RecordCursor cursor = RecordWalker.seek(queue.files(), target);
+        if (cursor.index() != target) {
+            throw QueueErrors.indexBeyondEnd(queue.directory(), target, cursor.index());
         }
-        return new Tailer<>(queue, walker);
+        return new Tailer<>(queue, cursor);
     }
 
     /**
@@ -95,11 +94,13 @@ public final class Tailer<T> implements AutoCloseable {
      */
     public boolean readNext(T into) {
         // One method, not a call to a helper: C2 then compiles the whole read as one piece whatever the order in
-        // which it compiled the parts (a helper compiled first into a big method is no longer inlined).
+        // which it compiled the parts (a helper compiled first into a big method is no longer inlined). The cursor
+        // is read once: a field read after the header's acquire load would be loaded again.
+        RecordCursor cursor = this.cursor;
         try {
             Objects.requireNonNull(into, "into");
             files.copier(); // throws for a raw queue
-            int payload = advance();
+            int payload = advance(cursor);
             if (payload < 0) {
                 MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
                 return false;
@@ -136,9 +137,10 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws MessagesDeletedException as {@link #readNext}
      */
     public long readNextBytes(MemorySegment into) {
+        RecordCursor cursor = this.cursor;
         try {
             Objects.requireNonNull(into, "into");
-            int length = advance();
+            int length = advance(cursor);
             if (length < 0) {
                 MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
                 return -1;
@@ -198,7 +200,7 @@ public final class Tailer<T> implements AutoCloseable {
         }
         ensureOpen();
         try {
-            walker.ensureMapped();
+            walker.ensureMapped(cursor);
             MappedSegment file = cursor.file();
             long from = cursor.position();
             long end = from + Math.min(bytes, file.size() - from);
@@ -229,10 +231,10 @@ public final class Tailer<T> implements AutoCloseable {
         }
     }
 
-    /** Moves to the next COMMITTED message record; returns its payload length, or -1 if there is none yet. */
-    private int advance() {
+    /** Moves {@code cursor} to the next COMMITTED message record; returns its payload length, or -1 if none yet. */
+    private int advance(RecordCursor cursor) {
         ensureOpen();
-        return walker.advance();
+        return walker.advance(cursor);
     }
 
     private void ensureOpen() {

@@ -75,8 +75,8 @@ public final class MappedSegment implements AutoCloseable {
      */
     public int checkedLength(long word, long position) {
         int length = RecordHeader.length(word);
-        if (length < 0 || position + RecordHeader.recordLength(length & RecordHeader.LENGTH_MASK) > info.segmentSize()) {
-            throw QueueErrors.recordPastEnd(info.file(), position, word, info.segmentSize());
+        if (length < 0 || position + RecordHeader.recordLength(length & RecordHeader.LENGTH_MASK) > size) {
+            throw QueueErrors.recordPastEnd(info.file(), position, word, size);
         }
         return length;
     }
