@@ -2,8 +2,6 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.TriviallyCopyable;
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
@@ -30,7 +28,7 @@ import java.util.Objects;
  *   <li><b>Rolling.</b> In a queue of a message class (every record the same length), moving into a file starts the
  *       background preparation of the next one (created complete and zero-filled under a temporary name, published
  *       when an appender rolls to it), so that a roll and the first writes to the new file's pages stay cheap.</li>
- *   <li><b>Failures.</b> If the copy fails after the claim, the claim is marked ABANDONED before the
+ *   <li><b>Failures.</b> If the filler or the copy fails after the claim, the claim is marked ABANDONED before the
  *       exception propagates, so tailers skip the index instead of waiting for it.</li>
  * </ul>
  *
@@ -40,10 +38,10 @@ public final class Appender<T> implements AutoCloseable {
     /** The page size {@link #pretouch} steps by (4 KiB: x86-64 and aarch64 Linux base pages; larger pages only skip). */
     private static final long PAGE = 4096;
     private final BlitQueue<T> queue;
+    private final SegmentDirectory<T> files;
     private final long pid = ProcessHandle.current().pid();
-    private MappedSegment file;
-    /** The next header word to look at in {@link #file}, and its record's ordinal. */
-    private final RecordCursor cursor = new RecordCursor(SegmentHeader.RECORDS_START, 0);
+    /** Where the next record is claimed: the current file (mapped at the first append), header position, ordinal. */
+    private final RecordCursor cursor = RecordCursor.forAppender();
     private boolean closed;
 
     /** Bytes of a record of the queue's message class, and this process's CLAIMED word for it (0 for a raw queue). */
@@ -52,7 +50,8 @@ public final class Appender<T> implements AutoCloseable {
 
     Appender(BlitQueue<T> queue) {
         this.queue = queue;
-        int fixed = queue.fixedPayloadLength();
+        this.files = queue.files();
+        int fixed = files.fixedPayloadLength();
         this.recordLength = fixed < 0 ? Long.MAX_VALUE / 2 : RecordHeader.recordLength(fixed);
         this.claimWord = fixed < 0 ? 0L : RecordHeader.claimed(pid, fixed);
     }
@@ -91,7 +90,7 @@ public final class Appender<T> implements AutoCloseable {
      */
     public long append(T message, IndexedFiller<? super T> filler) {
         try {
-            if (filler == null && message != null && message.getClass() == queue.type()
+            if (filler == null && message != null && message.getClass() == files.type()
                     && message instanceof TriviallyCopyable block) {
                 long index = appendInPlace(block);
                 if (index >= 0) {
@@ -99,68 +98,51 @@ public final class Appender<T> implements AutoCloseable {
                 }
             }
             return appendBlock(message, filler);
-        } catch (InternalError e) {
-            throw MappedFaults.translate(e, file, cursor.position(), true);
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
         }
     }
 
     /**
-     * The common case in one piece, with nothing the JIT has to keep apart: the current file is mapped, the record
-     * fits in it and its header word is free. Then claims it, copies {@code block} through
-     * {@link TriviallyCopyable#writeTo} (the class's default copier, as {@code queue.copier()}; the JIT folds the call
-     * site for the exact class) and commits, exactly as {@link #appendBlock}; otherwise does nothing and returns -1,
-     * and {@link #appendBlock} takes the general path (closed, first append, roll, records claimed by others).
+     * The common case in one short method that C2 compiles as one piece with its caller: the record protocol's
+     * {@link RecordProtocol#tryClaimInPlace} (the current file is mapped, the record fits and its header word is
+     * free), the copy through {@link TriviallyCopyable#writeTo} (the class's default copier, as
+     * {@code files.copier()}; the JIT folds the call site for the exact class) and {@link RecordProtocol#commit}:
+     * the same steps as {@link #appendBlock}, with the record length and CLAIMED word computed once per appender.
+     * Returns -1 having done nothing if the in-place claim fails; {@link #appendBlock} then takes the general path
+     * (closed, first append, roll, records claimed by others).
      */
     private long appendInPlace(TriviallyCopyable block) {
-        MappedSegment current = file;
-        if (closed || current == null) {
+        // Read before the claim: its CAS orders all memory, so C2 would load them again after it, in front of the copy.
+        MemorySegment segment = cursor.segment();
+        long payload = cursor.payloadPosition();
+        if (!RecordProtocol.tryClaimInPlace(cursor, claimWord, recordLength)) {
             return -1;
         }
-        long position = cursor.position();
-        if (position + recordLength > current.size()) {
-            return -1;
-        }
-        MemorySegment segment = current.segment();
-        if (RecordHeader.compareAndExchange(segment, position, 0L, claimWord) != 0L) {
-            return -1;
-        }
-        Checkpoints.record(segment, cursor.ordinal(), position);
-        long index = current.firstIndex() + cursor.ordinal();
-        try {
-            block.writeTo(segment, position + RecordHeader.LENGTH);
-            current.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
-        } catch (RuntimeException | Error e) {
-            throw abandonAfter(e, current, segment, claimWord, position);
-        }
-        RecordProtocol.commit(segment, cursor, claimWord);
+        long index = cursor.index();
+        block.writeTo(segment, payload);
+        RecordProtocol.commit(cursor, claimWord);
         return index;
     }
 
     private long appendBlock(T message, IndexedFiller<? super T> filler) {
         Objects.requireNonNull(message, "message");
-        BlockCopier<T> copier = queue.copier();
-        int length = (int) copier.byteSize();
-        long index = claim(length);
-        long word = RecordHeader.claimed(pid, length);
-        MemorySegment segment = file.segment();
-        try {
-            if (filler != null) {
-                filler.fill(message, index);
-            }
-            long at = cursor.position() + RecordHeader.LENGTH;
-            if (message.getClass() == queue.type() && message instanceof TriviallyCopyable block) {
-                // The same copier (the class's default, BlockCopier.of) and bytes, reached through TriviallyCopyable's
-                // constant call site, which the JIT folds for the exact class (docs/copy-engine.md): fewer loads and
-                // type checks per message than through the queue's copier field.
-                block.writeTo(segment, at);
-            } else {
-                copier.writeTo(message, segment, at); // checks the class: a subclass has another block
-            }
-            file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
-        } catch (RuntimeException | Error e) {
-            throw abandonAfter(e, file, segment, word, cursor.position());
+        BlockCopier<T> copier = files.copier();
+        long word = RecordHeader.claimed(pid, (int) copier.byteSize());
+        long index = claim(word);
+        if (filler != null) {
+            filler.fill(message, index);
         }
-        RecordProtocol.commit(segment, cursor, word);
+        MemorySegment segment = cursor.segment();
+        if (message.getClass() == files.type() && message instanceof TriviallyCopyable block) {
+            // The same copier (the class's default, BlockCopier.of) and bytes, reached through TriviallyCopyable's
+            // constant call site, which the JIT folds for the exact class (docs/copy-engine.md): fewer loads and
+            // type checks per message than through the queue's copier field.
+            block.writeTo(segment, cursor.payloadPosition());
+        } else {
+            copier.writeTo(message, segment, cursor.payloadPosition()); // checks the class: a subclass has another block
+        }
+        RecordProtocol.commit(cursor, word);
         return index;
     }
 
@@ -175,32 +157,25 @@ public final class Appender<T> implements AutoCloseable {
     public long append(MemorySegment payload) {
         try {
             return appendBytes(payload);
-        } catch (InternalError e) {
-            throw MappedFaults.translate(e, file, cursor.position(), true);
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
         }
     }
 
     private long appendBytes(MemorySegment payload) {
         Objects.requireNonNull(payload, "payload");
         long size = payload.byteSize();
-        int fixed = queue.fixedPayloadLength();
+        int fixed = files.fixedPayloadLength();
         if (fixed >= 0 && size != fixed) {
             throw QueueErrors.wrongPayloadLength(size, fixed);
         }
-        if (size > queue.maxPayload()) {
-            throw QueueErrors.messageTooLarge(size, queue.segmentSize());
+        if (size > files.maxPayload()) {
+            throw QueueErrors.messageTooLarge(size, files.segmentSize());
         }
-        int length = (int) size;
-        long index = claim(length);
-        long word = RecordHeader.claimed(pid, length);
-        MemorySegment segment = file.segment();
-        try {
-            MemorySegment.copy(payload, 0, segment, cursor.position() + RecordHeader.LENGTH, size);
-            file.surfacePendingFault(); // never commit a payload whose copy faulted (file truncated)
-        } catch (RuntimeException | Error e) {
-            throw abandonAfter(e, file, segment, word, cursor.position());
-        }
-        RecordProtocol.commit(segment, cursor, word);
+        long word = RecordHeader.claimed(pid, (int) size);
+        long index = claim(word);
+        MemorySegment.copy(payload, 0, cursor.segment(), cursor.payloadPosition(), size);
+        RecordProtocol.commit(cursor, word);
         return index;
     }
 
@@ -227,30 +202,26 @@ public final class Appender<T> implements AutoCloseable {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         }
-        ensureOpen();
         try {
-            if (file == null) {
-                long[] firsts = queue.files();
-                moveTo(queue.fileForWriting(firsts[firsts.length - 1]));
-            }
-            MemorySegment segment = file.segment();
+            ensureMapped();
+            MappedSegment file = cursor.file();
             long from = cursor.position();
             long end = from + Math.min(bytes, file.size() - from);
             for (long page = from & -PAGE; page < end; page += PAGE) {
-                RecordHeader.compareAndExchange(segment, Math.max(page, from), 0L, 0L);
+                RecordHeader.compareAndExchange(file.segment(), Math.max(page, from), 0L, 0L);
             }
             file.surfacePendingFault();
             return end - from;
-        } catch (InternalError e) {
-            throw MappedFaults.translate(e, file, cursor.position(), true);
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
         }
     }
 
     /** Forces the current segment file to storage ({@link MemorySegment#force()}). */
     public void sync() {
         ensureOpen();
-        if (file != null) {
-            file.segment().force();
+        if (cursor.isMapped()) {
+            cursor.segment().force();
         }
     }
 
@@ -258,73 +229,53 @@ public final class Appender<T> implements AutoCloseable {
     @Override
     public void close() {
         if (!closed) {
-            if (file != null) {
-                file.close();
-            }
+            cursor.close();
             closed = true;
             queue.unregister(this);
         }
     }
 
-    /** Claims a record of {@code length} payload bytes at the tail; leaves {@link #cursor} at it. */
-    private long claim(int length) {
-        ensureOpen();
-        if (file == null) {
-            long[] firsts = queue.files();
-            moveTo(queue.fileForWriting(firsts[firsts.length - 1]));
-        }
-        long claimWord = RecordHeader.claimed(pid, length);
+    /**
+     * Claims a record at the tail with {@code word} (this process's CLAIMED word for its length) with
+     * {@link RecordProtocol#claim}, mapping the newest file first if none is and rolling to the next file while the
+     * current one is full.
+     *
+     * @return the claimed record's index; the cursor holds the claim
+     */
+    private long claim(long word) {
+        ensureMapped();
         long paddingWord = RecordHeader.padding(pid);
-        while (!RecordProtocol.claim(file, cursor, claimWord, paddingWord)) {
+        while (!RecordProtocol.claim(cursor, word, paddingWord)) {
             roll();
         }
-        return file.firstIndex() + cursor.ordinal();
+        return cursor.index();
     }
 
-    /**
-     * Marks the claim at the cursor ABANDONED after its payload could not be written, and gives what to throw: the
-     * failure itself, or a {@link io.blit.queue.QueueCorruptedException} naming {@code in} and {@code at} for a fault
-     * of the mapping (file truncated).
-     *
-     * @throws Error {@code failure} if it is an Error other than such a fault
-     */
-    private RuntimeException abandonAfter(Throwable failure, MappedSegment in, MemorySegment segment, long claimedWord,
-                                          long at) {
-        abandon(segment, claimedWord);
-        if (failure instanceof InternalError fault) {
-            return MappedFaults.translate(fault, in, at, true);
-        }
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        return (RuntimeException) failure;
-    }
-
-    private void abandon(MemorySegment segment, long claimedWord) {
-        if (segment.scope().isAlive()) {
-            RecordProtocol.abandonOwn(segment, cursor, claimedWord);
+    /** Maps the newest file if no file is mapped (the first use, or after a roll failed). */
+    private void ensureMapped() {
+        ensureOpen();
+        if (!cursor.isMapped()) {
+            enter(files.mapNewestForAppend());
         }
     }
 
     /** Moves to the next file, whose first index follows this file's last record; creates it if needed. */
     private void roll() {
-        long next = file.firstIndex() + cursor.ordinal();
-        file.close();
-        file = null;
-        moveTo(queue.fileForAppend(next));
+        long next = cursor.index();
+        cursor.close(); // unmapped first: if creating the next file fails, the next append starts from the newest
+        enter(files.mapForAppend(next));
         queue.applyRetention();
     }
 
-    private void moveTo(SegmentHeader.Info info) {
-        file = new MappedSegment(info);
-        cursor.moveTo(SegmentHeader.RECORDS_START, 0);
-        int fixed = queue.fixedPayloadLength();
+    private void enter(MappedSegment file) {
+        cursor.enter(file);
+        int fixed = files.fixedPayloadLength();
         if (fixed >= 0) {
             // Every record of the queue has this length, so the file holds exactly this many records and the next
             // one's name (its first index) is known now: have it created and its pages brought into the page cache
             // in the background while this file fills (the roll then only links and maps it).
-            long capacity = (info.segmentSize() - SegmentHeader.RECORDS_START) / RecordHeader.recordLength(fixed);
-            queue.prepareFile(info.firstIndex() + capacity);
+            long capacity = (file.size() - SegmentHeader.RECORDS_START) / RecordHeader.recordLength(fixed);
+            files.prepareFile(file.firstIndex() + capacity);
         }
     }
 

@@ -1,29 +1,17 @@
 package io.blit.queue;
 
-import io.blit.core.BlockCopier;
-import io.blit.core.BlockReader;
-import io.blit.core.IncompatibleLayoutException;
 import io.blit.core.LayoutPolicy;
-import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.SegmentPreparer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A persisted, multi-producer, multi-consumer queue of messages in a directory of memory-mapped segment
@@ -73,18 +61,10 @@ public final class BlitQueue<T> implements AutoCloseable {
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
 
     private final Path dir;
-    private final Class<T> type;
-    private final BlockCopier<T> copier;
-    private final LayoutDescriptor descriptor;
-    private final long segmentSize;
+    private final SegmentDirectory<T> files;
     private final long abandonGraceNanos;
-    private final LayoutPolicy layoutPolicy;
-    /** One reader per file layout met, validated under the policy; files of one layout share it. */
-    private final Map<LayoutDescriptor, BlockReader<T>> readers = new ConcurrentHashMap<>();
     private final RetentionPolicy retention;
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
-    private final SegmentPreparer preparer;
-    private final boolean prepareNextFile;
     private boolean closed;
 
     /**
@@ -93,8 +73,8 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @param segmentSize     bytes of each new segment file. Every roll to a new file costs an unmapping in each appender
      *                        and tailer thread and a {@code force} of the new file's header, which stalls for 0.1-0.2 s
      *                        while the kernel writes back other dirty data; for the highest sustained rate use 256 MiB
-     *                        or more (measured: 11.9 against 8.2 M MarketData/s with a tailer for the 64 MiB default,
-     *                        docs/queue-performance.md, "Session 4")
+     *                        or more (with a tailer on a 2-vCPU machine: 11.9 M MarketData/s against 8.2 for the
+     *                        64 MiB default, docs/queue-performance.md)
      * @param abandonGrace    how long a CLAIMED record may stay so before a tailer checks whether its claimer died
      * @param layoutPolicy    how tailers read files written under another layout than the message class's
      *                        (appenders never write into such files)
@@ -103,7 +83,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      *                        zero-filled by a background thread (default true: a roll then costs a link and a mapping,
      *                        docs/queue-performance.md). Turn it off where the files are sized so that no roll happens
      *                        in a latency-critical session: the preparation is a burst of CPU and page-cache work
-     *                        (about 0.2 s per GiB here) that competes with spinning threads on a machine with few cores
+     *                        (about 0.2 s per GiB on a 2-vCPU virtual machine) that competes with spinning threads on a machine with few cores
      */
     public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
                           RetentionPolicy retention, boolean prepareNextFile) {
@@ -181,37 +161,9 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     private BlitQueue(Path dir, Class<T> type, Options options) {
         this.dir = dir;
-        this.type = type;
-        this.copier = type == null ? null : BlockCopier.of(type);
         this.abandonGraceNanos = options.abandonGrace().toNanos();
-        this.layoutPolicy = options.layoutPolicy();
         this.retention = options.retention();
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create queue directory " + dir, e);
-        }
-        SegmentFiles.deleteStaleTemporaries(dir);
-        long[] firsts = SegmentFiles.list(dir);
-        LayoutDescriptor mine = copier == null ? null : copier.layout().descriptor();
-        if (firsts.length == 0) {
-            this.descriptor = mine;
-            this.segmentSize = options.segmentSize();
-            SegmentFiles.createIfAbsent(dir, 0, segmentSize, descriptor);
-            firsts = SegmentFiles.list(dir);
-        } else {
-            SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
-            this.segmentSize = last.segmentSize();
-            this.descriptor = type == null ? last.descriptor() : mine;
-        }
-        for (SegmentHeader.Info info : Retention.readExisting(dir, firsts)) { // retention may delete meanwhile
-            check(info);
-        }
-        if (descriptor != null && maxPayload() < descriptor.length()) {
-            throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
-        }
-        this.preparer = new SegmentPreparer(dir, segmentSize, descriptor);
-        this.prepareNextFile = options.prepareNextFile();
+        this.files = new SegmentDirectory<>(dir, type, options);
     }
 
     /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
@@ -256,8 +208,8 @@ public final class BlitQueue<T> implements AutoCloseable {
      *                                 class's here: records of two layouts in one file could not be told apart
      */
     public Appender<T> appender() {
-        long[] firsts = files();
-        fileForWriting(firsts[firsts.length - 1]);
+        long[] firsts = files.firsts();
+        files.fileForWriting(firsts[firsts.length - 1]);
         return register(new Appender<>(this));
     }
 
@@ -316,12 +268,12 @@ public final class BlitQueue<T> implements AutoCloseable {
      * null for a raw queue. Existing files may record other layouts, which tailers translate.
      */
     public LayoutDescriptor descriptor() {
-        return descriptor;
+        return files.descriptor();
     }
 
     /** How tailers read files written under another layout. */
     public LayoutPolicy layoutPolicy() {
-        return layoutPolicy;
+        return files.layoutPolicy();
     }
 
     /**
@@ -333,7 +285,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        preparer.close();
+        files.close();
         List<RuntimeException> failures = new ArrayList<>();
         for (AutoCloseable cursor : List.copyOf(cursors)) {
             try {
@@ -351,71 +303,12 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     // ---- for Appender and Tailer
 
-    Class<T> type() {
-        return type;
-    }
-
-    BlockCopier<T> copier() {
-        if (copier == null) {
-            throw QueueErrors.openedRaw(dir);
-        }
-        return copier;
-    }
-
-    long segmentSize() {
-        return segmentSize;
+    SegmentDirectory<T> files() {
+        return files;
     }
 
     long abandonGraceNanos() {
         return abandonGraceNanos;
-    }
-
-    /** The payload length every record must have, or -1 when any length is allowed. */
-    int fixedPayloadLength() {
-        return descriptor == null ? -1 : descriptor.length();
-    }
-
-    long maxPayload() {
-        return segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH;
-    }
-
-    /**
-     * Validated header of the file of {@code firstIndex}, creating it if absent (rolling): published from the
-     * background preparation if {@link #prepareFile} asked for it, else created here. Its layout must be ours.
-     */
-    SegmentHeader.Info fileForAppend(long firstIndex) {
-        preparer.publishIfPrepared(firstIndex);
-        return checkWritable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, descriptor)));
-    }
-
-    /** Validated header of the existing file of {@code firstIndex}, whose layout must be ours. */
-    SegmentHeader.Info fileForWriting(long firstIndex) {
-        return checkWritable(file(firstIndex));
-    }
-
-    /** The reader of the records of a file that {@link #file(long)} validated. */
-    BlockReader<T> reader(SegmentHeader.Info info) {
-        BlockReader<T> reader = readers.get(info.descriptor());
-        return reader != null ? reader : readerOf(info);
-    }
-
-    /**
-     * Starts preparing the file of {@code firstIndex} in the background (see {@link SegmentPreparer}), unless the
-     * options turned preparation off.
-     */
-    void prepareFile(long firstIndex) {
-        if (prepareNextFile) {
-            preparer.request(firstIndex);
-        }
-    }
-
-    /** Validated header of the existing file of {@code firstIndex}. */
-    SegmentHeader.Info file(long firstIndex) {
-        return check(SegmentFiles.readHeader(dir, firstIndex));
-    }
-
-    long[] files() {
-        return SegmentFiles.list(dir);
     }
 
     synchronized void unregister(AutoCloseable cursor) {
@@ -428,50 +321,5 @@ public final class BlitQueue<T> implements AutoCloseable {
         }
         cursors.add(cursor);
         return cursor;
-    }
-
-    private SegmentHeader.Info check(SegmentHeader.Info info) {
-        if (descriptor == null) {
-            if (!info.raw()) {
-                throw QueueErrors.typedFileOpenedRaw(info.file(), info.descriptor().className());
-            }
-            return info;
-        }
-        if (info.raw()) {
-            throw QueueErrors.rawFileOpenedTyped(info.file(), descriptor.className());
-        }
-        if (copier == null) {
-            // Opened raw on a queue of a message class: payloads are the stored blocks, of one layout throughout.
-            LayoutComparison comparison = info.descriptor().compatibility(descriptor);
-            if (!comparison.identical()) {
-                throw QueueErrors.layoutMismatch(info.file(), comparison);
-            }
-        } else {
-            readerOf(info);
-        }
-        return info;
-    }
-
-    private BlockReader<T> readerOf(SegmentHeader.Info info) {
-        BlockReader<T> reader = readers.get(info.descriptor());
-        if (reader == null) {
-            try {
-                reader = BlockReader.of(info.descriptor(), copier, layoutPolicy);
-            } catch (IncompatibleLayoutException e) {
-                throw QueueErrors.layoutMismatch(info.file(), e);
-            }
-            readers.putIfAbsent(info.descriptor(), reader);
-        }
-        return reader;
-    }
-
-    private SegmentHeader.Info checkWritable(SegmentHeader.Info info) {
-        if (descriptor != null && !info.raw()) {
-            LayoutComparison comparison = info.descriptor().compatibility(descriptor);
-            if (!comparison.identical() || !info.descriptor().jvm().byteOrder().equals(descriptor.jvm().byteOrder())) {
-                throw QueueErrors.foreignLayoutAppend(info.file(), comparison);
-            }
-        }
-        return info;
     }
 }

@@ -2,20 +2,13 @@ package io.blit.queue;
 
 import io.blit.core.BlockReader;
 import io.blit.core.TriviallyCopyable;
-import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -40,8 +33,8 @@ import java.util.Objects;
  *       where it is: messages are never skipped silently.</li>
  *   <li><b>Truncation.</b> If its file is truncated under its mapping (by another process), the fault HotSpot
  *       reports as an {@link InternalError} is thrown as {@link QueueCorruptedException} naming the file and the
- *       record's offset, before the record is returned or stepped over (one cheap native call per read
- *       delivers a fault whose delivery JIT-compiled code deferred).</li>
+ *       record's offset, before the record is returned or stepped over (one call per read that C2 never inlines
+ *       delivers a fault whose delivery JIT-compiled code deferred: {@code MappedFaults}).</li>
  *   <li><b>Cost.</b> Starting from an index walks at most 4095 record headers from the nearest checkpoint of
  *       its file (more if that checkpoint's claimer died before writing it); reading allocates nothing except
  *       when moving to the next file.</li>
@@ -53,95 +46,39 @@ public final class Tailer<T> implements AutoCloseable {
     /** The page size {@link #pretouch} steps by (4 KiB base pages). */
     private static final long PAGE = 4096;
     private final BlitQueue<T> queue;
-    /** Sum of the words {@link #pretouch} loaded; written only so that the loads are not dead code. */
-    private long touched;
-    private final long ownPid = ProcessHandle.current().pid() & RecordHeader.PID_MASK;
-    private long fileFirst;
-    private long position;
-    private long index;
-    private MappedSegment file;
-    /** The reader of {@link #readerFile}'s layout; renewed when {@link #file} changes. */
+    private final SegmentDirectory<T> files;
+    /** The next record to read: its file (mapped at the first read), header position and index. */
+    private final RecordCursor cursor;
+    /** Moves {@link #cursor} from record to record and file to file. */
+    private final RecordWalker walker;
+    /** The reader of {@link #readerFile}'s layout; renewed when the cursor's file changes. */
     private BlockReader<T> reader;
     private MappedSegment readerFile;
-    private long watchedWord;
-    private Path nextFile;
-    private long nextFileIndex = -1;
-    private long watchedIndex = -1;
-    private long watchedSince;
-    /** The absent next file last checked for deletion, and when (System.nanoTime), to bound directory listings. */
-    private long missingFile = -1;
-    private long missingCheckedAt;
+    /** Sum of the words {@link #pretouch} loaded; written only so that the loads are not dead code. */
+    private long touched;
     private boolean closed;
 
-    private Tailer(BlitQueue<T> queue, long fileFirst, long position, long index) {
+    private Tailer(BlitQueue<T> queue, RecordCursor cursor) {
         this.queue = queue;
-        this.fileFirst = fileFirst;
-        this.position = position;
-        this.index = index;
+        this.files = queue.files();
+        this.cursor = cursor;
+        this.walker = new RecordWalker(files, queue.abandonGraceNanos());
     }
 
     static <T> Tailer<T> atStart(BlitQueue<T> queue) {
-        long first = queue.files()[0];
-        return new Tailer<>(queue, first, SegmentHeader.RECORDS_START, first);
+        return new Tailer<>(queue, RecordWalker.atStart(queue.files()));
     }
 
     static <T> Tailer<T> atEnd(BlitQueue<T> queue) {
-        return seek(queue, Long.MAX_VALUE);
+        return new Tailer<>(queue, RecordWalker.seek(queue.files(), Long.MAX_VALUE));
     }
 
     static <T> Tailer<T> atIndex(BlitQueue<T> queue, long target) {
-        Tailer<T> tailer = seek(queue, target);
-        if (tailer.index != target) {
-            throw QueueErrors.indexBeyondEnd(queue.directory(), target, tailer.index);
+        RecordCursor cursor = RecordWalker.seek(queue.files(), target);
+        if (cursor.index() != target) {
+            throw QueueErrors.indexBeyondEnd(queue.directory(), target, cursor.index());
         }
-        return tailer;
-    }
-
-    /**
-     * Walks from the nearest checkpoint before {@code target} in the file holding it to it, or to the end of the queue (the first
-     * empty or still CLAIMED record) for {@code Long.MAX_VALUE}. Maps files in a temporary arena of this thread.
-     */
-    private static <T> Tailer<T> seek(BlitQueue<T> queue, long target) {
-        long[] firsts = queue.files();
-        int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
-        if (at < 0) {
-            if (target >= 0) { // every queue starts at index 0: the files before the first were deleted
-                throw QueueErrors.messagesDeleted(queue.directory(), target, firsts[0]);
-            }
-            throw QueueErrors.indexBeforeStart(queue.directory(), target, firsts[0]);
-        }
-        long first = firsts[at];
-        long position = SegmentHeader.RECORDS_START;
-        long index = first;
-        while (true) {
-            boolean nextFile = false;
-            try (MappedSegment file = map(queue, first, target == Long.MAX_VALUE ? first : target)) {
-                int checkpoint = Checkpoints.nearest(file.segment(), target == Long.MAX_VALUE ? target : target - first);
-                position = Checkpoints.position(file, checkpoint);
-                index = first + ((long) checkpoint << Checkpoints.INTERVAL_SHIFT);
-                while (index < target) {
-                    if (position + RecordHeader.LENGTH > file.size()) {
-                        nextFile = true;
-                        break;
-                    }
-                    long word = RecordHeader.loadAcquire(file.segment(), position);
-                    long state = RecordHeader.state(word);
-                    if (word == 0 || (state == RecordHeader.STATE_CLAIMED && target == Long.MAX_VALUE)) {
-                        break;
-                    }
-                    if (RecordHeader.isPadding(word)) {
-                        nextFile = true;
-                        break;
-                    }
-                    position += RecordHeader.recordLength(file.checkedLength(word, position));
-                    index++;
-                }
-            }
-            if (!nextFile || !Files.exists(SegmentFiles.path(queue.directory(), index))) {
-                return new Tailer<>(queue, first, position, index);
-            }
-            first = index;
-        }
+        return new Tailer<>(queue, cursor);
     }
 
     /**
@@ -156,42 +93,39 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws MessagesDeletedException if the next message's file was deleted by retention before it was read
      */
     public boolean readNext(T into) {
+        // One method, not a call to a helper: C2 then compiles the whole read as one piece whatever the order in
+        // which it compiled the parts (a helper compiled first into a big method is no longer inlined). The cursor
+        // is read once: a field read after the header's acquire load would be loaded again.
+        RecordCursor cursor = this.cursor;
         try {
-            boolean read = readBlock(into);
-            if (!read) {
-                file.surfacePendingFault(); // a faulting header load can read as "nothing yet"
+            Objects.requireNonNull(into, "into");
+            files.copier(); // throws for a raw queue
+            int payload = advance(cursor);
+            if (payload < 0) {
+                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+                return false;
             }
-            return read;
-        } catch (InternalError e) {
-            throw MappedFaults.translate(e, file, position, false);
+            MappedSegment file = cursor.file();
+            if (readerFile != file) {
+                reader = files.reader(file.info());
+                readerFile = file;
+            }
+            long length = reader.byteSize();
+            if (payload != length) {
+                throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload, length, files.type());
+            }
+            if (!reader.translates() && into.getClass() == files.type() && into instanceof TriviallyCopyable block) {
+                // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant call
+                // site, which the JIT folds for the exact class (docs/copy-engine.md).
+                block.readFrom(cursor.segment(), cursor.payloadPosition());
+            } else {
+                reader.readFrom(cursor.segment(), cursor.payloadPosition(), into); // translates, or checks the class
+            }
+            RecordProtocol.consume(cursor, length);
+            return true;
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
         }
-    }
-
-    private boolean readBlock(T into) {
-        Objects.requireNonNull(into, "into");
-        queue.copier(); // throws for a raw queue
-        int payload = advance();
-        if (payload < 0) {
-            return false;
-        }
-        if (readerFile != file) {
-            reader = queue.reader(file.info());
-            readerFile = file;
-        }
-        long length = reader.byteSize();
-        if (payload != length) {
-            throw QueueErrors.wrongRecordLength(file.info().file(), position, payload, length, queue.type());
-        }
-        if (!reader.translates() && into.getClass() == queue.type() && into instanceof TriviallyCopyable block) {
-            // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant call
-            // site, which the JIT folds for the exact class (docs/copy-engine.md).
-            block.readFrom(file.segment(), position + RecordHeader.LENGTH);
-        } else {
-            reader.readFrom(file.segment(), position + RecordHeader.LENGTH, into); // translates, or checks the class
-        }
-        file.surfacePendingFault(); // a fault of the copy (file truncated) is thrown before the step
-        step(length);
-        return true;
     }
 
     /**
@@ -203,30 +137,23 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws MessagesDeletedException as {@link #readNext}
      */
     public long readNextBytes(MemorySegment into) {
+        RecordCursor cursor = this.cursor;
         try {
-            long read = readBytes(into);
-            if (read < 0) {
-                file.surfacePendingFault(); // a faulting header load can read as "nothing yet"
+            Objects.requireNonNull(into, "into");
+            int length = advance(cursor);
+            if (length < 0) {
+                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+                return -1;
             }
-            return read;
-        } catch (InternalError e) {
-            throw MappedFaults.translate(e, file, position, false);
+            if (length > into.byteSize()) {
+                throw QueueErrors.targetTooSmall(cursor.index(), length, into.byteSize());
+            }
+            MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
+            RecordProtocol.consume(cursor, length);
+            return length;
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
         }
-    }
-
-    private long readBytes(MemorySegment into) {
-        Objects.requireNonNull(into, "into");
-        int length = advance();
-        if (length < 0) {
-            return -1;
-        }
-        if (length > into.byteSize()) {
-            throw QueueErrors.targetTooSmall(index, length, into.byteSize());
-        }
-        MemorySegment.copy(file.segment(), position + RecordHeader.LENGTH, into, 0, length);
-        file.surfacePendingFault(); // a fault of the copy (file truncated) is thrown before the step
-        step(length);
-        return length;
     }
 
     /**
@@ -271,148 +198,48 @@ public final class Tailer<T> implements AutoCloseable {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         }
-        if (closed) {
-            throw QueueErrors.closed("tailer", queue.directory());
-        }
+        ensureOpen();
         try {
-            if (file == null) {
-                file = map(queue, fileFirst, index);
-            }
-            MemorySegment segment = file.segment();
-            long end = position + Math.min(bytes, file.size() - position);
+            walker.ensureMapped(cursor);
+            MappedSegment file = cursor.file();
+            long from = cursor.position();
+            long end = from + Math.min(bytes, file.size() - from);
             long sum = 0;
-            for (long page = position & -PAGE; page < end; page += PAGE) {
-                sum += segment.get(ValueLayout.JAVA_LONG, page);
+            for (long page = from & -PAGE; page < end; page += PAGE) {
+                sum += file.segment().get(ValueLayout.JAVA_LONG, page);
             }
             touched = sum; // keeps the loads: the JIT may drop loads whose values are unused
             file.surfacePendingFault();
-            return end - position;
-        } catch (InternalError e) {
-            throw MappedFaults.translate(e, file, position, false);
+            return end - from;
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
         }
     }
 
     /** The index of the next message this tailer will return. */
     public long index() {
-        return index;
+        return cursor.index();
     }
 
     /** Unmaps the current file. Idempotent; must be called from the tailer's thread once it has read. */
     @Override
     public void close() {
         if (!closed) {
-            if (file != null) {
-                file.close();
-            }
+            cursor.close();
             closed = true;
             queue.unregister(this);
         }
     }
 
-    /** Moves to the next COMMITTED message record; returns its payload length, or -1 if there is none yet. */
-    private int advance() {
+    /** Moves {@code cursor} to the next COMMITTED message record; returns its payload length, or -1 if none yet. */
+    private int advance(RecordCursor cursor) {
+        ensureOpen();
+        return walker.advance(cursor);
+    }
+
+    private void ensureOpen() {
         if (closed) {
             throw QueueErrors.closed("tailer", queue.directory());
         }
-        if (file == null) {
-            file = map(queue, fileFirst, index);
-        }
-        while (true) {
-            if (position + RecordHeader.LENGTH > file.size()) {
-                if (!roll()) {
-                    return -1;
-                }
-                continue;
-            }
-            long word = RecordHeader.loadAcquire(file.segment(), position);
-            long state = RecordHeader.state(word);
-            if (word == 0) {
-                return -1;
-            } else if (RecordHeader.isPadding(word)) {
-                if (!roll()) {
-                    return -1;
-                }
-            } else if (state == RecordHeader.STATE_COMMITTED) {
-                return file.checkedLength(word, position);
-            } else if (state == RecordHeader.STATE_ABANDONED) {
-                step(file.checkedLength(word, position));
-            } else if (!abandonIfDead(word)) {
-                return -1;
-            }
-        }
-    }
-
-    private void step(long payloadLength) {
-        position += RecordHeader.recordLength(payloadLength);
-        index++;
-    }
-
-    /**
-     * Moves to the file that starts at {@link #index}, if it exists yet.
-     *
-     * @throws MessagesDeletedException if that file was deleted (a later one exists); checked the first time
-     *                                  the file is found absent, then at most once a millisecond (each check
-     *                                  lists the directory), and on every call once it was found deleted
-     */
-    private boolean roll() {
-        if (nextFileIndex != index) {
-            // A tailer that has caught up polls here until an appender publishes the next file: name it once
-            nextFile = SegmentFiles.path(queue.directory(), index);
-            nextFileIndex = index;
-        }
-        if (!Files.exists(nextFile)) {
-            long now = System.nanoTime();
-            if (missingFile != index || now - missingCheckedAt >= 1_000_000L) {
-                Retention.failIfDeleted(queue.directory(), index);
-                missingFile = index; // not created yet: look again in a millisecond at the earliest
-                missingCheckedAt = now;
-            }
-            return false;
-        }
-        MappedSegment next = map(queue, index, index);
-        file.close();
-        file = next;
-        fileFirst = index;
-        position = SegmentHeader.RECORDS_START;
-        return true;
-    }
-
-    /**
-     * Maps the file starting at {@code first}, in which the next wanted index is {@code wanted}.
-     *
-     * @throws MessagesDeletedException if the file was deleted (by retention)
-     */
-    private static MappedSegment map(BlitQueue<?> queue, long first, long wanted) {
-        try {
-            return new MappedSegment(queue.file(first));
-        } catch (UncheckedIOException e) {
-            throw Retention.deletedOr(e, queue.directory(), wanted);
-        }
-    }
-
-    /**
-     * Called while the record at {@link #position} is CLAIMED: after it has stayed so (same word) for the
-     * abandon grace, checks its claimer's pid and, if that process is gone, CASes it to ABANDONED.
-     *
-     * @return true if the record is no longer the CLAIMED word seen (re-read it)
-     */
-    private boolean abandonIfDead(long word) {
-        long now = System.nanoTime();
-        if (word != watchedWord || index != watchedIndex) {
-            watchedWord = word;
-            watchedIndex = index;
-            watchedSince = now;
-            return false;
-        }
-        if (now - watchedSince < queue.abandonGraceNanos()) {
-            return false;
-        }
-        watchedSince = now;
-        long pid = RecordHeader.pid(word);
-        if (pid == ownPid || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return false;
-        }
-        RecordProtocol.abandonDead(file.segment(), position, word);
-        return true;
     }
 }

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 4, item 11 (crash part): producers in child JVMs are killed with SIGKILL ({@code destroyForcibly}) at
+ * Crash safety: producers in child JVMs are killed with SIGKILL ({@code destroyForcibly}) at
  * random moments while appending as fast as they can to one queue directory; after every kill a tailer in this
  * JVM reads the whole queue and checks that nothing committed was lost or torn.
  */

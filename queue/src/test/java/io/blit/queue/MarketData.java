@@ -3,7 +3,7 @@ package io.blit.queue;
 import io.blit.core.TriviallyCopyable;
 
 /**
- * The reference message of BACKGROUND.md: two longs and sixteen doubles, a 144-byte field block.
+ * The queue's reference message, a market-data tick: two longs and sixteen doubles, a 144-byte field block.
  *
  * <p>Integrity convention used by the demo and tests: for message number {@code n},
  * {@code securityId = n} and double field {@code i} (0..15 in declaration order) {@code = n + i / 16.0}.

@@ -19,9 +19,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * Checkpoint publication: a reader that finds a checkpoint also finds the record it points at claimed.
  *
- * <p>The appender claims ordinal 4096 (the first with a checkpoint slot) at {@link #POSITION} with
- * {@link RecordProtocol#claim} — which CASes the header word, then release-stores the slot — and commits
- * it. The reader does what {@code queue.tailerFromEnd()} does: {@link Checkpoints#nearest} (acquire loads
+ * <p>The appender claims ordinal 4096 (the first with a checkpoint slot) at {@link #POSITION} as
+ * {@code Appender} does ({@link AppendSteps#claim}: the record protocol's claim CASes the header word, then
+ * release-stores the slot) and commits it with {@link RecordProtocol#commit}. The reader does what {@code queue.tailerFromEnd()} does: {@link Checkpoints#nearest} (acquire loads
  * of the slots) finds the highest written slot, {@link Checkpoints#position} its record, and the header
  * word there is loaded with acquire. Seeing slot 1 but an empty word would make a tailer take a claimed
  * record for the end of the queue.
@@ -43,15 +43,14 @@ public class CheckpointStress {
     private static final long POSITION = SegmentHeader.RECORDS_START + 64;
     private static final long ORDINAL = Checkpoints.INTERVAL;
     private static final long WORD = RecordHeader.claimed(ProcessHandle.current().pid(), 16);
-    private static final long PADDING = RecordHeader.padding(ProcessHandle.current().pid());
 
     private final SharedImages.Image image = SharedImages.acquire();
-    private final RecordCursor cursor = new RecordCursor(POSITION, ORDINAL);
+    private final RecordCursor cursor = RecordCursor.in(image.writer(), POSITION, ORDINAL);
 
     @Actor
     public void appender() {
-        if (RecordProtocol.claim(image.writer(), cursor, WORD, PADDING)) {
-            RecordProtocol.commit(image.writer().segment(), cursor, WORD);
+        if (AppendSteps.claim(cursor, WORD)) {
+            RecordProtocol.commit(cursor, WORD);
         }
     }
 

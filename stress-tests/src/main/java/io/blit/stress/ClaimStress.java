@@ -3,7 +3,6 @@ package io.blit.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
@@ -19,8 +18,8 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Claim: two appenders (as two processes: pids 1 and 2, each through its own mapping of the file) race to
- * claim the same tail, the first record of an empty file, with {@link RecordProtocol#claim} — the call
- * {@code Appender} makes. Their records differ in length (24 and 40 payload bytes), so the loser must skip
+ * claim the same tail, the first record of an empty file, as {@code Appender} does ({@link AppendSteps#claim}:
+ * {@link RecordProtocol#tryClaimInPlace}, then {@link RecordProtocol#claim}). Their records differ in length (24 and 40 payload bytes), so the loser must skip
  * exactly the winner's record. Exactly one gets ordinal 0, the other ordinal 1 right behind it; both
  * header words are CLAIMED with their claimer's pid and length; nothing is lost or owned twice.
  *
@@ -42,17 +41,17 @@ public class ClaimStress {
     private static final long WORD_2 = RecordHeader.claimed(2, LENGTH_2);
 
     private final SharedImages.Image image = SharedImages.acquire();
-    private final RecordCursor cursor1 = new RecordCursor(START, 0);
-    private final RecordCursor cursor2 = new RecordCursor(START, 0);
+    private final RecordCursor cursor1 = RecordCursor.in(image.writer(), START, 0);
+    private final RecordCursor cursor2 = RecordCursor.in(image.reader(), START, 0);
 
     @Actor
     public void appender1(IIII_Result r) {
-        r.r1 = claim(image.writer(), cursor1, WORD_1, LENGTH_2);
+        r.r1 = claim(cursor1, WORD_1, LENGTH_2);
     }
 
     @Actor
     public void appender2(IIII_Result r) {
-        r.r2 = claim(image.reader(), cursor2, WORD_2, LENGTH_1);
+        r.r2 = claim(cursor2, WORD_2, LENGTH_1);
     }
 
     @Arbiter
@@ -66,8 +65,8 @@ public class ClaimStress {
     }
 
     /** Claims with {@code word}; returns the ordinal got, checked against the position (the other record is {@code otherLength}). */
-    private static int claim(MappedSegment file, RecordCursor cursor, long word, int otherLength) {
-        if (!RecordProtocol.claim(file, cursor, word, RecordHeader.padding(RecordHeader.pid(word)))) {
+    private static int claim(RecordCursor cursor, long word, int otherLength) {
+        if (!AppendSteps.claim(cursor, word)) {
             return -1;
         }
         long ordinal = cursor.ordinal();

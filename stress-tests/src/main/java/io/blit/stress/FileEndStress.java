@@ -17,8 +17,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * The end of a file: a claim racing a padding word. Near the end of the file, at {@link #POSITION}
- * (ordinal 5), appender A needs a record that does not fit in the rest of the file, so
- * {@link RecordProtocol#claim} CASes a padding word there; appender B's small record fits. Whoever wins
+ * (ordinal 5), appender A needs a record that does not fit in the rest of the file, so its claim (as
+ * {@code Appender}'s: {@link AppendSteps#claim}) CASes a padding word there in {@link RecordProtocol#claim};
+ * appender B's small record fits, and its in-place claim ({@link RecordProtocol#tryClaimInPlace}) races that CAS. Whoever wins
  * the word, nobody may claim after a padding word, and both must roll to the SAME next file: its first
  * index is this file's first index plus the ordinal at which each one's claim gave up. Two different
  * answers would create two next files, i.e. a gap or a duplicated index.
@@ -40,21 +41,20 @@ public class FileEndStress {
     private static final long WORD_A = RecordHeader.claimed(1, 100);
     private static final long WORD_B = RecordHeader.claimed(2, 24);
     private static final long PADDING_A = RecordHeader.padding(1);
-    private static final long PADDING_B = RecordHeader.padding(2);
 
     private final SharedImages.Image image = SharedImages.acquire();
-    private final RecordCursor cursorA = new RecordCursor(POSITION, ORDINAL);
-    private final RecordCursor cursorB = new RecordCursor(POSITION, ORDINAL);
+    private final RecordCursor cursorA = RecordCursor.in(image.writer(), POSITION, ORDINAL);
+    private final RecordCursor cursorB = RecordCursor.in(image.reader(), POSITION, ORDINAL);
 
     @Actor
     public void appenderA(IIII_Result r) {
-        boolean claimed = RecordProtocol.claim(image.writer(), cursorA, WORD_A, PADDING_A);
+        boolean claimed = AppendSteps.claim(cursorA, WORD_A);
         r.r1 = claimed ? -1 : (int) cursorA.ordinal();
     }
 
     @Actor
     public void appenderB(IIII_Result r) {
-        r.r2 = RecordProtocol.claim(image.reader(), cursorB, WORD_B, PADDING_B) ? 1 : 0;
+        r.r2 = AppendSteps.claim(cursorB, WORD_B) ? 1 : 0;
         r.r3 = (int) cursorB.ordinal();
     }
 

@@ -22,13 +22,13 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * Publication: a reader sees a record either not at all or whole.
  *
- * <p>The appender claims the first record of an empty file, writes a {@link MarketData} (144 bytes: two
- * longs and sixteen doubles, all derived from one number n unique to this state) with Blit's
- * {@link BlockCopier} through its mapping, and commits it with a release store of the header word. The
- * tailer, through the other mapping of the same file, loads the header word with acquire and, if it is
- * COMMITTED, reads the payload with the copier: every one of the 18 fields must then hold n's value.
- * This is the exact sequence of {@code Appender.append} and {@code Tailer.readNext}, built from the same
- * {@link RecordProtocol} and {@link RecordHeader} calls.
+ * <p>The appender claims the first record of an empty file as {@code Appender} does ({@link AppendSteps#claim}),
+ * writes a {@link MarketData} (144 bytes: two longs and sixteen doubles, all derived from one number n unique to
+ * this state) through its mapping with {@link MarketData#writeTo} (the copy of {@code Appender}'s common case: the
+ * class's default {@link BlockCopier}), and commits it with {@link RecordProtocol#commit} (a release store of the
+ * header word). The tailer, through the other mapping of the same file, loads the header word with acquire and,
+ * if it is COMMITTED, reads the payload with {@link MarketData#readFrom}, as {@code Tailer.readNext} does: every
+ * one of the 18 fields must then hold n's value.
  *
  * <p>Result: r1 = the state the tailer saw (0 empty, 1 CLAIMED, 2 COMMITTED), r2 = how many of the 18
  * fields it read hold n's value (-1: not read), r3 = the final state of the word (arbiter; must be 2).
@@ -45,7 +45,6 @@ public class PublicationStress {
     private static final int LENGTH = (int) COPIER.byteSize();
     private static final long POSITION = SegmentHeader.RECORDS_START;
     private static final long WORD = RecordHeader.claimed(ProcessHandle.current().pid(), LENGTH);
-    private static final long PADDING = RecordHeader.padding(ProcessHandle.current().pid());
     /** Gives each state its own n (from 1: zeroed memory never looks like a whole record). */
     private static final AtomicLong NUMBERS = new AtomicLong();
 
@@ -53,14 +52,13 @@ public class PublicationStress {
     private final long n = NUMBERS.incrementAndGet();
     private final MarketData message = new MarketData().fillFor(n, n);
     private final MarketData into = new MarketData();
-    private final RecordCursor cursor = new RecordCursor(POSITION, 0);
+    private final RecordCursor cursor = RecordCursor.in(image.writer(), POSITION, 0);
 
     @Actor
     public void appender() {
-        MemorySegment file = image.writer().segment();
-        if (RecordProtocol.claim(image.writer(), cursor, WORD, PADDING)) {
-            COPIER.writeTo(message, file, cursor.position() + RecordHeader.LENGTH);
-            RecordProtocol.commit(file, cursor, WORD);
+        if (AppendSteps.claim(cursor, WORD)) {
+            message.writeTo(image.writer().segment(), cursor.payloadPosition());
+            RecordProtocol.commit(cursor, WORD);
         }
     }
 
@@ -72,7 +70,7 @@ public class PublicationStress {
         r.r2 = -1;
         if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED && !RecordHeader.isPadding(word)
                 && image.reader().checkedLength(word, POSITION) == LENGTH) {
-            COPIER.readFrom(file, POSITION + RecordHeader.LENGTH, into);
+            into.readFrom(file, POSITION + RecordHeader.LENGTH);
             r.r2 = fieldsHolding(into, n);
         }
     }

@@ -35,8 +35,8 @@ public final class MappedFaults {
     /**
      * Throws, here and now, the {@link InternalError} of an access to mapped memory that faulted since the
      * thread's last safepoint poll, if any. Call it after a copy and before acting on it (stepping past a read
-     * record, committing a written one). Costs a plain call and return, no JNI (~20 ns a message less than the
-     * JNI call it replaced, docs/queue-design.md).
+     * record, committing a written one). Costs a plain call and return: a JNI call, whose native-to-Java transition
+     * delivers the fault too, costs ~20 ns a message more (docs/queue-design.md).
      *
      * <p>Why it works (HotSpot, JDK 25 sources): in JIT-compiled code a faulting access is skipped ("if the
      * instruction is a load it will return garbage", {@code SharedRuntime::handle_unsafe_access}) and the
@@ -57,8 +57,7 @@ public final class MappedFaults {
      * path executed. This method's bytecode is 773 bytes, almost all of it a branch never taken (an
      * array initializer guarded by {@link #padding}); the executed path is one static load, a test and the
      * return. {@code MappedFaultsTest} fails if the bytecode shrinks below twice the limit, and
-     * {@code TruncatedUnderMappingTest} fails if a JDK stops delivering the fault here. Replaces a JNI call
-     * ({@code Adler32.update}), whose native-to-Java transition also delivered it.
+     * {@code TruncatedUnderMappingTest} fails if a JDK stops delivering the fault here.
      *
      * @throws InternalError the pending fault, if there is one
      */

@@ -4,8 +4,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * One segment file mapped in a confined arena of the thread that created this object: the cursor of
- * an appender or a tailer. Confinement lets Blit copy with its fast path and makes every access from
+ * One segment file mapped in a confined arena of the thread that created this object: the file a
+ * {@link RecordCursor} of an appender or a tailer stands in. Confinement lets Blit copy with its fast path and makes every access from
  * another thread fail with {@link WrongThreadException}. Not thread-safe; {@link #close()} unmaps.
  *
  * <p>{@link #view} wraps a file image mapped by the caller instead (the jcstress tests share one mapping
@@ -16,9 +16,12 @@ public final class MappedSegment implements AutoCloseable {
     /** The arena this object owns and closes, or null for a {@link #view}. */
     private final Arena arena;
     private final MemorySegment segment;
+    /** {@code info.segmentSize()}, kept here: the claim's bounds check reads it on every append. */
+    private final long size;
 
     public MappedSegment(SegmentHeader.Info info) {
         this.info = info;
+        this.size = info.segmentSize();
         this.arena = Arena.ofConfined();
         try {
             this.segment = SegmentFiles.map(info, arena);
@@ -30,6 +33,7 @@ public final class MappedSegment implements AutoCloseable {
 
     private MappedSegment(SegmentHeader.Info info, MemorySegment segment) {
         this.info = info;
+        this.size = info.segmentSize();
         this.arena = null;
         this.segment = segment;
     }
@@ -57,7 +61,7 @@ public final class MappedSegment implements AutoCloseable {
     }
 
     public long size() {
-        return info.segmentSize();
+        return size;
     }
 
     public long firstIndex() {
@@ -71,8 +75,8 @@ public final class MappedSegment implements AutoCloseable {
      */
     public int checkedLength(long word, long position) {
         int length = RecordHeader.length(word);
-        if (length < 0 || position + RecordHeader.recordLength(length & RecordHeader.LENGTH_MASK) > info.segmentSize()) {
-            throw QueueErrors.recordPastEnd(info.file(), position, word, info.segmentSize());
+        if (length < 0 || position + RecordHeader.recordLength(length & RecordHeader.LENGTH_MASK) > size) {
+            throw QueueErrors.recordPastEnd(info.file(), position, word, size);
         }
         return length;
     }

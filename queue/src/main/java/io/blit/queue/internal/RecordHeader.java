@@ -103,8 +103,8 @@ public final class RecordHeader {
      * docs/queue-design.md). The interpreter executes the load, so a truncation that happened before it is reported
      * and the CAS never runs; only a truncation between the load and the CAS, in a caller still interpreted, is left.
      * C2 drops the unused load, and its compiled CAS is safe by itself (a fault in compiled code is deferred like a
-     * load's): an acquire load whose value decided whether to CAS, as before, cost ~25 ns a claim in the throughput
-     * harness (docs/queue-performance.md, "Session 4").
+     * load's). The load's value is deliberately unused: an acquire load whose value decides whether to CAS costs
+     * ~25 ns a claim in the throughput harness (docs/queue-performance.md), a plain unused load nothing.
      */
     public static long compareAndExchange(MemorySegment segment, long position, long expected, long word) {
         segment.get(ValueLayout.JAVA_LONG, position); // for the interpreter only: see above

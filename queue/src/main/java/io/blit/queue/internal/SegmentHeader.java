@@ -24,7 +24,7 @@ import java.util.zip.CRC32C;
  * H      | CRC32C of bytes [0, H) u32                                                    |
  *        | zeros up to 4096                                                              |
  * 4096   +------------------------------------------------------------------+
- *        | reserved for checkpoints (not written yet: all zeros)                        |
+ *        | checkpoints ({@link Checkpoints}): u32 positions of ordinals 4096, 8192, ...  |
  * 8192   +------------------------------------------------------------------+
  *        | records ...                                                                   |
  * size   +------------------------------------------------------------------+

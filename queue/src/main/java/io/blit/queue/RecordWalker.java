@@ -1,0 +1,209 @@
+package io.blit.queue;
+
+import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.RecordCursor;
+import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordProtocol;
+import io.blit.queue.internal.Retention;
+import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.SegmentHeader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The reader's side of the record protocol for a {@link Tailer}: walks its {@link RecordCursor} over the records of
+ * the queue's files, to a start index when the tailer is created ({@link #seek}) and then from one COMMITTED record
+ * to the next ({@link #advance}): over ABANDONED records, across files (at a padding word or the end of a file,
+ * once the next file exists), marking the claims of dead processes ABANDONED after the queue's abandon grace. It
+ * keeps the state of the walk that is not the cursor's (the next file polled for, the CLAIMED record watched); the
+ * tailer passes its cursor to each call, so that a read reaches the cursor's fields with one load less.
+ *
+ * <p>Not thread-safe: it belongs to its tailer, and maps files in the thread that first advances it.
+ */
+final class RecordWalker {
+    private final SegmentDirectory<?> files;
+    private final long abandonGraceNanos;
+    private final long ownPid = ProcessHandle.current().pid() & RecordHeader.PID_MASK;
+    /** The next file's path, named once per file: a tailer that has caught up polls for it at every read. */
+    private Path nextFile;
+    private long nextFileIndex = -1;
+    /** The absent next file last checked for deletion, and when (System.nanoTime), to bound directory listings. */
+    private long missingFile = -1;
+    private long missingCheckedAt;
+    /** The CLAIMED word last seen blocking the walk, at which index, and since when (System.nanoTime). */
+    private long watchedWord;
+    private long watchedIndex = -1;
+    private long watchedSince;
+
+    RecordWalker(SegmentDirectory<?> files, long abandonGraceNanos) {
+        this.files = files;
+        this.abandonGraceNanos = abandonGraceNanos;
+    }
+
+    /** A tailer's cursor at the first message of the queue. */
+    static RecordCursor atStart(SegmentDirectory<?> files) {
+        long first = files.firsts()[0];
+        return RecordCursor.forTailer(first, SegmentHeader.RECORDS_START, 0);
+    }
+
+    /**
+     * A tailer's cursor at index {@code target}, or after the last record committed now for {@code Long.MAX_VALUE}: walks
+     * from the nearest checkpoint before {@code target} in the file holding it to it, or to the end of the queue
+     * (the first empty or still CLAIMED record). Maps files in a temporary arena of this thread.
+     *
+     * @throws MessagesDeletedException if {@code target} was in a file deleted by retention
+     * @throws IllegalArgumentException if {@code target} is negative
+     */
+    static RecordCursor seek(SegmentDirectory<?> files, long target) {
+        long[] firsts = files.firsts();
+        int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
+        if (at < 0) {
+            if (target >= 0) { // every queue starts at index 0: the files before the first were deleted
+                throw QueueErrors.messagesDeleted(files.path(), target, firsts[0]);
+            }
+            throw QueueErrors.indexBeforeStart(files.path(), target, firsts[0]);
+        }
+        long first = firsts[at];
+        while (true) {
+            RecordCursor walk = RecordCursor.forTailer(first, SegmentHeader.RECORDS_START, 0);
+            boolean nextFile;
+            try (walk) {
+                walk.attach(files.mapForReading(first, target == Long.MAX_VALUE ? first : target));
+                nextFile = walkTo(walk, target);
+            }
+            if (!nextFile || !Files.exists(SegmentFiles.path(files.path(), walk.index()))) {
+                return walk;
+            }
+            first = walk.index();
+        }
+    }
+
+    /**
+     * Moves {@code walk} from the nearest checkpoint to {@code target}, or to the end of the queue in its file.
+     *
+     * @return true if the walk went on past the end of the file (the target is in a later file)
+     */
+    private static boolean walkTo(RecordCursor walk, long target) {
+        MappedSegment file = walk.file();
+        int checkpoint = Checkpoints.nearest(file.segment(),
+                target == Long.MAX_VALUE ? target : target - walk.firstIndex());
+        walk.moveTo(Checkpoints.position(file, checkpoint), (long) checkpoint << Checkpoints.INTERVAL_SHIFT);
+        while (walk.index() < target) {
+            long position = walk.position();
+            if (position + RecordHeader.LENGTH > file.size()) {
+                return true;
+            }
+            long word = RecordHeader.loadAcquire(file.segment(), position);
+            if (word == 0 || (RecordHeader.state(word) == RecordHeader.STATE_CLAIMED && target == Long.MAX_VALUE)) {
+                return false;
+            }
+            if (RecordHeader.isPadding(word)) {
+                return true;
+            }
+            walk.skip(file.checkedLength(word, position));
+        }
+        return false;
+    }
+
+    /**
+     * Maps {@code cursor}'s file in this thread if it is not yet.
+     *
+     * @throws MessagesDeletedException if the file was deleted (by retention) before it was mapped
+     */
+    void ensureMapped(RecordCursor cursor) {
+        if (!cursor.isMapped()) {
+            cursor.attach(files.mapForReading(cursor.firstIndex(), cursor.index()));
+        }
+    }
+
+    /**
+     * Moves {@code cursor} to the next COMMITTED message record.
+     *
+     * @return its payload length, or -1 if there is none yet
+     * @throws MessagesDeletedException if the next file was deleted (by retention)
+     * @throws QueueCorruptedException  if a record header points past the end of its file
+     */
+    int advance(RecordCursor cursor) {
+        ensureMapped(cursor);
+        while (true) {
+            MappedSegment file = cursor.file();
+            long position = cursor.position();
+            if (position + RecordHeader.LENGTH > file.size()) {
+                if (!roll(cursor)) {
+                    return -1;
+                }
+                continue;
+            }
+            long word = RecordHeader.loadAcquire(cursor.segment(), position);
+            long state = RecordHeader.state(word);
+            if (word == 0) {
+                return -1;
+            } else if (RecordHeader.isPadding(word)) {
+                if (!roll(cursor)) {
+                    return -1;
+                }
+            } else if (state == RecordHeader.STATE_COMMITTED) {
+                return file.checkedLength(word, position);
+            } else if (state == RecordHeader.STATE_ABANDONED) {
+                cursor.skip(file.checkedLength(word, position));
+            } else if (!abandonIfDead(cursor, word)) {
+                return -1;
+            }
+        }
+    }
+
+    /**
+     * Moves {@code cursor} to the file that starts at its index, if it exists yet.
+     *
+     * @throws MessagesDeletedException if that file was deleted (a later one exists); checked the first time
+     *                                  the file is found absent, then at most once a millisecond (each check
+     *                                  lists the directory), and on every call once it was found deleted
+     */
+    private boolean roll(RecordCursor cursor) {
+        long index = cursor.index();
+        if (nextFileIndex != index) {
+            nextFile = SegmentFiles.path(files.path(), index);
+            nextFileIndex = index;
+        }
+        if (!Files.exists(nextFile)) {
+            long now = System.nanoTime();
+            if (missingFile != index || now - missingCheckedAt >= 1_000_000L) {
+                Retention.failIfDeleted(files.path(), index);
+                missingFile = index; // not created yet: look again in a millisecond at the earliest
+                missingCheckedAt = now;
+            }
+            return false;
+        }
+        cursor.enter(files.mapForReading(index, index)); // mapped before the current file is unmapped
+        return true;
+    }
+
+    /**
+     * Called while the record at {@code cursor} is CLAIMED with {@code word}: after it has stayed so (same word) for the
+     * abandon grace, checks its claimer's pid and, if that process is gone, CASes it to ABANDONED.
+     *
+     * @return true if the record is no longer the CLAIMED word seen (re-read it)
+     */
+    private boolean abandonIfDead(RecordCursor cursor, long word) {
+        long now = System.nanoTime();
+        long index = cursor.index();
+        if (word != watchedWord || index != watchedIndex) {
+            watchedWord = word;
+            watchedIndex = index;
+            watchedSince = now;
+            return false;
+        }
+        if (now - watchedSince < abandonGraceNanos) {
+            return false;
+        }
+        watchedSince = now;
+        long pid = RecordHeader.pid(word);
+        if (pid == ownPid || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        RecordProtocol.abandonDead(cursor.segment(), cursor.position(), word);
+        return true;
+    }
+}
