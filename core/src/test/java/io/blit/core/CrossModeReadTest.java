@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6's acceptance test for reading across layouts: every concrete shape of {@link Shapes} (37 classes,
+ * The acceptance test for reading across layouts: every concrete shape of {@link Shapes} (37 classes,
  * every primitive size, hierarchies whose subclass fields fill holes, 216 fields), written in each of three JVM
  * modes by a forked JVM, is read in each of the three modes by another forked JVM — all nine ordered pairs.
  * With {@link LayoutPolicy#TRANSLATE} every field of every record must be exact; with {@link LayoutPolicy#STRICT}

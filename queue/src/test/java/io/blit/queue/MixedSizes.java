@@ -3,7 +3,7 @@ package io.blit.queue;
 import io.blit.core.TriviallyCopyable;
 
 /**
- * A message class of mixed field sizes for {@link CompactHeadersLayoutMismatchTest}. PLATFORM.md: with
+ * A message class of mixed field sizes for {@link CompactHeadersLayoutMismatchTest}. On JDK 25 with
  * the default (12-byte) headers the JVM puts c@12 a@16 b@24 d@32, with compact (8-byte) headers
  * a@8 b@16 c@24 d@28, so the offsets RELATIVE to the block start differ between the two modes.
  */

@@ -40,7 +40,7 @@ class LatencyCommandTest {
     void mainUsageListsBenchAndDemo() {
         Result usage = run("--help");
         assertTrue(usage.out().contains("bench") && usage.out().contains("demo"), usage.out());
-        assertFalse(usage.out().contains("comes with issue 5"), usage.out());
+        assertFalse(usage.out().contains("not yet"), usage.out());
     }
 
     @Test
