@@ -3,6 +3,7 @@ package io.blit.queue;
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentHeader;
 import java.nio.file.Path;
@@ -206,11 +207,27 @@ public final class BlitQueue<T> implements AutoCloseable {
      *
      * @throws LayoutMismatchException if the newest file was written under another layout than the message
      *                                 class's here: records of two layouts in one file could not be told apart
+     * @throws IllegalStateException   if the queue is a replica ({@link ReplicaWriter}): only its replication
+     *                                 writes it
      */
     public Appender<T> appender() {
+        String source = ReplicaMarker.sourceOf(dir);
+        if (source != null) {
+            throw QueueErrors.appendOnReplica(dir, source);
+        }
         long[] firsts = files.firsts();
         files.fileForWriting(firsts[firsts.length - 1]);
         return register(new Appender<>(this));
+    }
+
+    /**
+     * A new {@link RecordStream} whose first record is {@code index}: every record as stored, for replication.
+     *
+     * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
+     * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
+     */
+    public RecordStream recordStream(long index) {
+        return register(new RecordStream(this, index));
     }
 
     /** A new tailer at the first message of the queue. */

@@ -161,7 +161,7 @@ final class RecordWalker {
      *                                  the file is found absent, then at most once a millisecond (each check
      *                                  lists the directory), and on every call once it was found deleted
      */
-    private boolean roll(RecordCursor cursor) {
+    boolean roll(RecordCursor cursor) {
         long index = cursor.index();
         if (nextFileIndex != index) {
             nextFile = SegmentFiles.path(files.path(), index);
@@ -186,7 +186,7 @@ final class RecordWalker {
      *
      * @return true if the record is no longer the CLAIMED word seen (re-read it)
      */
-    private boolean abandonIfDead(RecordCursor cursor, long word) {
+    boolean abandonIfDead(RecordCursor cursor, long word) {
         long now = System.nanoTime();
         long index = cursor.index();
         if (word != watchedWord || index != watchedIndex) {

@@ -9,6 +9,7 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
@@ -61,6 +62,10 @@ final class SegmentDirectory<T> implements AutoCloseable {
         long[] firsts = SegmentFiles.list(dir);
         LayoutDescriptor mine = copier == null ? null : copier.layout().descriptor();
         if (firsts.length == 0) {
+            String source = ReplicaMarker.sourceOf(dir);
+            if (source != null) {
+                throw QueueErrors.replicaWithoutFiles(dir, source);
+            }
             this.descriptor = mine;
             this.segmentSize = options.segmentSize();
             SegmentFiles.createIfAbsent(dir, 0, segmentSize, descriptor);

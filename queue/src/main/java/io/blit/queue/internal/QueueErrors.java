@@ -166,6 +166,17 @@ public final class QueueErrors {
                 + " (first index " + first + ")");
     }
 
+    public static IllegalStateException appendOnReplica(Path dir, String source) {
+        return new IllegalStateException("queue " + dir + " is a replica of " + source
+                + ": only its replication writes it; append on the source (or delete " + dir.resolve(ReplicaMarker.NAME)
+                + " to promote the replica)");
+    }
+
+    public static IllegalStateException replicaWithoutFiles(Path dir, String source) {
+        return new IllegalStateException("queue " + dir + " is a replica of " + source
+                + " that has received no file yet; open it once its replication has written the first file");
+    }
+
     public static IllegalStateException closed(String what, Path dir) {
         return new IllegalStateException(what + " of " + dir + " is closed");
     }

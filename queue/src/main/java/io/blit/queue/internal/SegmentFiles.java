@@ -122,11 +122,19 @@ public final class SegmentFiles {
      */
     public static Path prepare(Path dir, long firstIndex, long segmentSize, LayoutDescriptor descriptor,
                                boolean zeroFill) {
+        byte[] header = SegmentHeader.encode(segmentSize, firstIndex,
+                System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), descriptor);
+        return prepare(dir, firstIndex, segmentSize, header, zeroFill);
+    }
+
+    /**
+     * As {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}, with the header bytes given: a replica's
+     * copy of its source's file header ({@link SegmentHeader#copyOf}), which the caller has validated.
+     */
+    public static Path prepare(Path dir, long firstIndex, long segmentSize, byte[] header, boolean zeroFill) {
         Path file = path(dir, firstIndex);
         long pid = ProcessHandle.current().pid();
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + pid + "-" + Thread.currentThread().threadId());
-        byte[] header = SegmentHeader.encode(segmentSize, firstIndex,
-                System.currentTimeMillis() * 1_000_000L, pid, descriptor);
         boolean done = false;
         try {
             Files.deleteIfExists(tmp); // an earlier preparation of this thread that was never published

@@ -97,6 +97,30 @@ public final class SegmentHeader {
     }
 
     /**
+     * The header of the file mapped as {@code file} as stored: its bytes up to and including the CRC (what a replica
+     * writes into its own file of the same first index), not validated here.
+     *
+     * @throws QueueCorruptedException if the stored header length is out of range
+     */
+    public static byte[] copyOf(MemorySegment file, Path path) {
+        int headerLength = file.get(INT, HEADER_LENGTH_OFFSET);
+        if (headerLength < DESCRIPTOR_OFFSET || headerLength > HEADER_AREA - 4) {
+            throw QueueErrors.badHeaderLength(path, headerLength);
+        }
+        return file.asSlice(0, headerLength + 4).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** The first message index a header copy states (not validated: {@link #decode} does that). */
+    public static long firstIndexOf(byte[] header) {
+        return header.length < FIRST_INDEX_OFFSET + 8 ? -1 : MemorySegment.ofArray(header).get(LONG, FIRST_INDEX_OFFSET);
+    }
+
+    /** The segment size a header copy states (not validated: {@link #decode} does that). */
+    public static long segmentSizeOf(byte[] header) {
+        return header.length < SEGMENT_SIZE_OFFSET + 8 ? -1 : MemorySegment.ofArray(header).get(LONG, SEGMENT_SIZE_OFFSET);
+    }
+
+    /**
      * Validates and decodes the header of {@code file}.
      *
      * @param header        at least the first {@link #HEADER_AREA} bytes of the file (fewer if the file is shorter)

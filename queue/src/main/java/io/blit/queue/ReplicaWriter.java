@@ -1,0 +1,224 @@
+package io.blit.queue;
+
+import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.ReplicaMarker;
+import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.SegmentHeader;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Writes a replica: a queue directory that holds a byte-identical copy of another queue's files, record by record,
+ * from the events of a {@link RecordStream} on the source (carried between machines by the replication module).
+ * Each file is created from the source file's header bytes (same first index, segment size, creation stamp and layout
+ * descriptor), each record lands at the same index and position with the same header word and payload bytes, and
+ * the checkpoints are the source's; so {@code check}, {@code dump} and tailers work on the replica unchanged, and a
+ * {@link RecordStream} on it can feed further replicas.
+ *
+ * <p><b>Crash safety.</b> A record's payload is written before its header word, which is stored last with release
+ * semantics: a writer killed at any point leaves either the whole record or an empty header word (whatever payload
+ * bytes it had copied lie behind a 0 word, which readers never pass, and are overwritten when the record is written
+ * again). {@link #open} therefore resumes at the first empty word: {@link #nextIndex()} is the last complete index
+ * + 1. Files are published complete ({@code link(2)} of a forced temporary), as the queue's own appenders do.
+ *
+ * <p><b>Refusals.</b> {@link #open} marks the directory as a replica ({@code replica-of}, naming the source): from
+ * then on {@link BlitQueue#appender()} throws in every process. Events out of order (a gap, a duplicate, a record
+ * that does not fit, a file whose header differs from the copy already held) throw {@link IllegalStateException}
+ * and write nothing.
+ *
+ * <p>Not thread-safe: it belongs to the thread that opened it (its mapping is confined to that thread).
+ */
+public final class ReplicaWriter implements AutoCloseable {
+    private final Path dir;
+    private MappedSegment file;
+    private long position;
+    private long ordinal;
+    /** The current file ended with a padding word: the next event must be the next file. */
+    private boolean padded;
+    private long nextIndex = -1;
+
+    private ReplicaWriter(Path dir) {
+        this.dir = dir;
+    }
+
+    /**
+     * Opens (creating and marking if needed) the replica in {@code dir} and finds where it resumes.
+     *
+     * @param source what the {@code replica-of} marker names (e.g. the source's address and directory)
+     * @throws IllegalStateException   if {@code dir} holds a queue that is not a replica (it has files but no marker)
+     * @throws QueueCorruptedException if a file's header is invalid or a record points past its file's end
+     */
+    public static ReplicaWriter open(Path dir, String source) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(source, "source");
+        long[] firsts = Files.isDirectory(dir) ? SegmentFiles.list(dir) : new long[0];
+        if (firsts.length > 0 && ReplicaMarker.sourceOf(dir) == null) {
+            throw new IllegalStateException("queue " + dir + " is not a replica (it has segment files and no "
+                    + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
+        }
+        ReplicaMarker.mark(dir, source);
+        SegmentFiles.deleteStaleTemporaries(dir);
+        ReplicaWriter writer = new ReplicaWriter(dir);
+        if (firsts.length > 0) {
+            writer.resumeIn(firsts[firsts.length - 1]);
+        }
+        return writer;
+    }
+
+    /** Maps the newest file and walks to its first empty header word (or its padding word, or its end). */
+    private void resumeIn(long first) {
+        file = new MappedSegment(SegmentFiles.readHeader(dir, first));
+        int checkpoint = Checkpoints.nearest(file.segment(), Long.MAX_VALUE);
+        position = Checkpoints.position(file, checkpoint);
+        ordinal = (long) checkpoint << Checkpoints.INTERVAL_SHIFT;
+        while (position + RecordHeader.LENGTH <= file.size()) {
+            long word = RecordHeader.loadAcquire(file.segment(), position);
+            if (word == 0) {
+                break;
+            }
+            if (RecordHeader.isPadding(word)) {
+                padded = true;
+                break;
+            }
+            position += RecordHeader.recordLength(file.checkedLength(word, position));
+            ordinal++;
+        }
+        nextIndex = first + ordinal;
+    }
+
+    /** The index of the next record this replica expects, or -1 if it holds no file yet (it takes any first file). */
+    public long nextIndex() {
+        return nextIndex;
+    }
+
+    /** The header bytes of the newest file held (what a source compares with its own file), or null if none. */
+    public byte[] newestFileHeader() {
+        return file == null ? null : SegmentHeader.copyOf(file.segment(), file.info().file());
+    }
+
+    /**
+     * Takes a {@link RecordStream#FILE} event: creates the file of {@code header} (the source's file header, as
+     * {@link RecordStream#fileHeader()} gives it) unless the replica holds it already, and moves there.
+     *
+     * @throws IllegalStateException   if the file does not start at {@link #nextIndex()}, the current file is not
+     *                                 finished (no padding word and room for a record), or the replica's file of
+     *                                 that index has another header (another queue)
+     * @throws QueueCorruptedException if the header is invalid
+     */
+    public void startFile(byte[] header) {
+        long first = SegmentHeader.firstIndexOf(header);
+        long segmentSize = SegmentHeader.segmentSizeOf(header);
+        SegmentHeader.decode(SegmentFiles.path(dir, first), Arrays.copyOf(header, SegmentHeader.HEADER_AREA),
+                segmentSize, first);
+        if (file != null && file.firstIndex() == first) {
+            byte[] held = newestFileHeader();
+            if (!Arrays.equals(held, header)) {
+                throw new IllegalStateException("replica " + dir + " holds file " + first
+                        + " with another header than the source's: a replica of another queue");
+            }
+            return;
+        }
+        if (nextIndex >= 0 && first != nextIndex) {
+            throw new IllegalStateException("replica " + dir + " expects index " + nextIndex
+                    + " next; the source's file starts at " + first);
+        }
+        if (file != null && !padded && position + RecordHeader.LENGTH <= file.size()) {
+            throw new IllegalStateException("replica " + dir + ": file " + file.firstIndex()
+                    + " has no padding word at " + position + " yet the source moved to file " + first);
+        }
+        if (!Files.exists(SegmentFiles.path(dir, first))) {
+            SegmentFiles.publish(dir, first, SegmentFiles.prepare(dir, first, segmentSize, header, false));
+        }
+        MappedSegment next = new MappedSegment(SegmentFiles.readHeader(dir, first));
+        if (file != null) {
+            file.close();
+        }
+        file = next;
+        if (!Arrays.equals(newestFileHeader(), header)) {
+            throw new IllegalStateException("replica " + dir + " holds file " + first
+                    + " with another header than the source's: a replica of another queue");
+        }
+        position = SegmentHeader.RECORDS_START;
+        ordinal = 0;
+        padded = false;
+        nextIndex = first;
+    }
+
+    /**
+     * Takes a {@link RecordStream#RECORD} event: writes {@code payload} at the record's position, then stores
+     * {@code word} there with release semantics (a tailer of the replica that sees the word sees the payload), and
+     * the record's checkpoint if its ordinal has a slot. A padding word is stored alone.
+     *
+     * @param word    the record's header word as stored on the source (COMMITTED, ABANDONED, or padding)
+     * @param payload the record's payload bytes (empty for padding)
+     * @return the record's index (for padding: the index the next file starts at)
+     * @throws IllegalStateException    if no file is open or the current one ended; if the record does not fit in
+     *                                  the file or its header word is not empty (this replica diverged)
+     * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's
+     */
+    public long write(long word, MemorySegment payload) {
+        if (file == null || padded) {
+            throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
+        }
+        long state = RecordHeader.state(word);
+        if (state != RecordHeader.STATE_COMMITTED && state != RecordHeader.STATE_ABANDONED) {
+            throw new IllegalArgumentException("not a committed, abandoned or padding record word: "
+                    + RecordHeader.describe(word));
+        }
+        long length = RecordHeader.length(word);
+        long recordLength = RecordHeader.isPadding(word) ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
+        if (payload.byteSize() != (RecordHeader.isPadding(word) ? 0 : length)) {
+            throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
+                    + payload.byteSize() + " payload bytes");
+        }
+        if (position + recordLength > file.size()) {
+            throw new IllegalStateException("replica " + dir + ": record " + nextIndex + " of " + recordLength
+                    + " bytes does not fit at " + position + " in file " + file.firstIndex() + " of " + file.size());
+        }
+        MemorySegment segment = file.segment();
+        long held = RecordHeader.loadAcquire(segment, position);
+        if (held != 0) {
+            throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
+                    + " is written already (" + RecordHeader.describe(held) + ")");
+        }
+        if (RecordHeader.isPadding(word)) {
+            RecordHeader.storeRelease(segment, position, word);
+            padded = true;
+            return nextIndex;
+        }
+        MemorySegment.copy(payload, 0, segment, position + RecordHeader.LENGTH, length);
+        RecordHeader.storeRelease(segment, position, word);
+        Checkpoints.record(segment, ordinal, position);
+        long index = nextIndex;
+        position += recordLength;
+        ordinal++;
+        nextIndex++;
+        return index;
+    }
+
+    /** Forces the current file to storage ({@link MemorySegment#force()}): what a {@code sync} replica acknowledges. */
+    public void force() {
+        if (file != null) {
+            file.segment().force();
+        }
+    }
+
+    /** The replica's directory. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** Unmaps the current file. Idempotent. */
+    @Override
+    public void close() {
+        if (file != null) {
+            file.close();
+            file = null;
+        }
+    }
+}

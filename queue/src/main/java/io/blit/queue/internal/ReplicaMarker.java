@@ -1,0 +1,43 @@
+package io.blit.queue.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * The file {@code replica-of} in a queue directory that only replication writes: its presence makes the queue refuse
+ * local appenders (in every process: the check is a file, not a flag in memory), its text names the source. Created
+ * by {@code ReplicaWriter.open} before the replica's first file, never deleted by Blit: a replica stays one until its
+ * user deletes the marker to promote it (docs/replication.md).
+ */
+public final class ReplicaMarker {
+    /** The marker's file name in the queue directory. */
+    public static final String NAME = "replica-of";
+
+    private ReplicaMarker() {
+    }
+
+    /** The source the marker of {@code dir} names, or null if {@code dir} is not a replica. */
+    public static String sourceOf(Path dir) {
+        try {
+            return Files.readString(dir.resolve(NAME), StandardCharsets.UTF_8).strip();
+        } catch (NoSuchFileException notAReplica) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the replica marker of queue " + dir, e);
+        }
+    }
+
+    /** Marks {@code dir} as a replica of {@code source} (replacing the source it named, if any). */
+    public static void mark(Path dir, String source) {
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve(NAME), source + System.lineSeparator(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot mark queue " + dir + " as a replica", e);
+        }
+    }
+}

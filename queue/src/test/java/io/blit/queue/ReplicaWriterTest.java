@@ -1,0 +1,188 @@
+package io.blit.queue;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.SegmentHeader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link RecordStream} into {@link ReplicaWriter}: byte-identical files, resumption, refusals. */
+class ReplicaWriterTest {
+    static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(64 << 10);
+
+    @TempDir
+    Path source;
+    @TempDir
+    Path replica;
+
+    @Test
+    void copiesEveryFileByteForByteAcrossRollsAndAnAbandonedRecord() throws IOException {
+        appendMarketData(0, 2_000, 700);
+        long copied = copy(0, Long.MAX_VALUE);
+        assertEquals(2_001, copied, "2,000 messages, one abandoned index");
+        assertIdenticalFiles();
+        try (BlitQueue<MarketData> queue = BlitQueue.open(replica, MarketData.class)) {
+            Tailer<MarketData> tailer = queue.tailer();
+            MarketData in = new MarketData();
+            long read = 0;
+            while (tailer.readNext(in)) {
+                read++;
+            }
+            assertEquals(2_000, read);
+            assertEquals(2_001, tailer.index());
+        }
+    }
+
+    @Test
+    void resumesAtTheFirstEmptyWordAfterAPartlyWrittenPayload() throws IOException {
+        appendMarketData(0, 1_500, -1);
+        copy(0, 1_000);
+        long next;
+        try (ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            next = writer.nextIndex();
+        }
+        assertEquals(1_000, next);
+        scribbleBehindTheTail();
+        try (ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            assertEquals(1_000, writer.nextIndex(), "payload bytes behind an empty word are not a record");
+        }
+        copy(1_000, Long.MAX_VALUE);
+        assertIdenticalFiles();
+    }
+
+    @Test
+    void refusesLocalAppendsAndOpeningBeforeTheFirstFile() {
+        try (ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            assertEquals(-1, writer.nextIndex());
+            assertNull(writer.newestFileHeader());
+        }
+        IllegalStateException empty = assertThrows(IllegalStateException.class,
+                () -> BlitQueue.open(replica, MarketData.class));
+        assertTrue(empty.getMessage().contains("has received no file yet"), empty.getMessage());
+        appendMarketData(0, 10, -1);
+        copy(0, Long.MAX_VALUE);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(replica, MarketData.class)) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, queue::appender);
+            assertTrue(refused.getMessage().contains("is a replica of test:")
+                    && refused.getMessage().contains("append on the source"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void refusesADirectoryThatHoldsAQueueOfItsOwn() {
+        try (BlitQueue<MarketData> queue = BlitQueue.open(replica, MarketData.class)) {
+            queue.appender().append(new MarketData().fillFor(1, 1));
+        }
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> ReplicaWriter.open(replica, "test"));
+        assertTrue(refused.getMessage().contains("is not a replica"), refused.getMessage());
+    }
+
+    @Test
+    void refusesTheFileOfAnotherQueueAndAGap(@TempDir Path other) throws IOException {
+        appendMarketData(0, 10, -1);
+        copy(0, Long.MAX_VALUE);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(other, MarketData.class, SMALL)) {
+            queue.appender().append(new MarketData().fillFor(1, 1));
+        }
+        byte[] foreign = headerOf(other.resolve(SegmentFiles.path(other, 0).getFileName()));
+        try (ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            IllegalStateException another = assertThrows(IllegalStateException.class, () -> writer.startFile(foreign));
+            assertTrue(another.getMessage().contains("a replica of another queue"), another.getMessage());
+            byte[] later = SegmentHeader.encode(64 << 10, 500, 1, 1, null);
+            byte[] laterCopy = Arrays.copyOf(later, SegmentHeader.DESCRIPTOR_OFFSET + 4);
+            IllegalStateException gap = assertThrows(IllegalStateException.class, () -> writer.startFile(laterCopy));
+            assertTrue(gap.getMessage().contains("expects index 10 next"), gap.getMessage());
+        }
+    }
+
+    /** Appends {@code count} MarketData from {@code from}; where {@code failAt} >= 0, that append's filler fails. */
+    private void appendMarketData(long from, int count, long failAt) {
+        try (BlitQueue<MarketData> queue = BlitQueue.open(source, MarketData.class, SMALL)) {
+            Appender<MarketData> appender = queue.appender();
+            MarketData out = new MarketData();
+            for (long n = from; n < from + count; n++) {
+                if (n == failAt) {
+                    assertThrows(IllegalStateException.class, () -> appender.append(out, (m, index) -> {
+                        throw new IllegalStateException("filler fails");
+                    }));
+                }
+                appender.append(out.fillFor(n, n));
+            }
+        }
+    }
+
+    /** Streams the source's records from {@code from} into the replica until {@code until} or the end; returns the count. */
+    private long copy(long from, long until) {
+        long records = 0;
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
+             RecordStream stream = queue.recordStream(from);
+             ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            while (true) {
+                int event = stream.poll();
+                if (event == RecordStream.NONE || event == RecordStream.RECORD && !stream.isPadding()
+                        && stream.index() >= until) {
+                    return records;
+                }
+                if (event == RecordStream.FILE) {
+                    writer.startFile(stream.fileHeader());
+                } else {
+                    assertEquals(stream.index(), writer.nextIndex());
+                    writer.write(stream.word(), stream.payload());
+                    records += stream.isPadding() ? 0 : 1;
+                }
+            }
+        }
+    }
+
+    private void assertIdenticalFiles() throws IOException {
+        long[] sourceFiles = SegmentFiles.list(source);
+        assertArrayEquals(sourceFiles, SegmentFiles.list(replica));
+        assertTrue(sourceFiles.length >= 3, "the copy crosses rolls: " + sourceFiles.length + " files");
+        for (long first : sourceFiles) {
+            assertEquals(-1, Files.mismatch(SegmentFiles.path(source, first), SegmentFiles.path(replica, first)),
+                    "file " + first);
+        }
+    }
+
+    /** Writes bytes where the payload of the record after the replica's last one goes, leaving its word 0. */
+    private void scribbleBehindTheTail() throws IOException {
+        long[] files = SegmentFiles.list(replica);
+        Path newest = SegmentFiles.path(replica, files[files.length - 1]);
+        try (FileChannel channel = FileChannel.open(newest, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+            for (long at = SegmentHeader.RECORDS_START; at + 16 <= channel.size(); ) {
+                channel.read(word.clear(), at);
+                long value = word.getLong(0);
+                if (value == 0) {
+                    channel.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}), at + 8);
+                    return;
+                }
+                at += 8 + ((value & 0xFFFF_FFFFL) + 7 & ~7L);
+            }
+        }
+        throw new AssertionError("no empty word in " + newest);
+    }
+
+    private static byte[] headerOf(Path file) throws IOException {
+        try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, SegmentHeader.HEADER_AREA, arena);
+            return SegmentHeader.copyOf(mapped, file);
+        }
+    }
+}
