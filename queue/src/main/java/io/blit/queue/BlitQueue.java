@@ -5,6 +5,7 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
+import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -273,6 +274,47 @@ public final class BlitQueue<T> implements AutoCloseable {
      */
     public List<Path> applyRetention() {
         return Retention.apply(dir, retention, System.currentTimeMillis() * 1_000_000L);
+    }
+
+    /** The first message indices of the queue's segment files, ascending (the names of the files). */
+    public long[] fileFirstIndices() {
+        return files.firsts();
+    }
+
+    /**
+     * The header of the queue's file of first index {@code firstIndex} as stored, up to and including its CRC
+     * (what {@link RecordStream#fileHeader()} gives, and a replica compares), or null if there is no such file.
+     *
+     * @throws QueueCorruptedException if the file's header is invalid
+     */
+    public byte[] fileHeader(long firstIndex) {
+        try {
+            return SegmentFiles.readHeaderBytes(dir, firstIndex);
+        } catch (java.io.UncheckedIOException noSuchFile) {
+            return null;
+        }
+    }
+
+    /** The first message index a file header as {@link #fileHeader} gives it states, or -1 if it is too short. */
+    public static long fileHeaderFirstIndex(byte[] header) {
+        return SegmentHeader.firstIndexOf(header);
+    }
+
+    /**
+     * A one-line description of a file header as {@link #fileHeader} gives it: first index, creation time, creating
+     * pid, segment size and message class (for messages that compare two queues).
+     */
+    public static String describeFileHeader(byte[] header) {
+        long first = SegmentHeader.firstIndexOf(header);
+        try {
+            SegmentHeader.Info info = SegmentHeader.decode(SegmentFiles.path(Path.of("."), first),
+                    java.util.Arrays.copyOf(header, SegmentHeader.HEADER_AREA), SegmentHeader.segmentSizeOf(header), first);
+            return "file " + first + " created " + java.time.Instant.ofEpochSecond(0, info.createdNanos()) + " by pid "
+                    + info.creatorPid() + ", segment size " + info.segmentSize() + ", "
+                    + (info.raw() ? "raw payloads" : "messages " + info.descriptor().className());
+        } catch (QueueCorruptedException e) {
+            return "an invalid file header (" + e.getMessage() + ")";
+        }
     }
 
     /** The queue directory. */

@@ -154,7 +154,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * {@code word} there with release semantics (a tailer of the replica that sees the word sees the payload), and
      * the record's checkpoint if its ordinal has a slot. A padding word is stored alone.
      *
-     * @param word    the record's header word as stored on the source (COMMITTED, ABANDONED, or padding)
+     * @param word    the record's header word as stored on the source (COMMITTED, ABANDONED, or padding; the same
+     *                padding word again is ignored)
      * @param payload the record's payload bytes (empty for padding)
      * @return the record's index (for padding: the index the next file starts at)
      * @throws IllegalStateException    if no file is open or the current one ended; if the record does not fit in
@@ -162,6 +163,9 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's
      */
     public long write(long word, MemorySegment payload) {
+        if (padded && RecordHeader.isPadding(word)) {
+            return nextIndex; // the same padding word again (a stream restarted at the file's end)
+        }
         if (file == null || padded) {
             throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
         }
@@ -199,6 +203,11 @@ public final class ReplicaWriter implements AutoCloseable {
         ordinal++;
         nextIndex++;
         return index;
+    }
+
+    /** Whether {@code word} is the padding word that ends a file (format: docs/queue-design.md, "Records"). */
+    public static boolean isPadding(long word) {
+        return RecordHeader.isPadding(word);
     }
 
     /** Forces the current file to storage ({@link MemorySegment#force()}): what a {@code sync} replica acknowledges. */

@@ -83,14 +83,35 @@ public final class SegmentFiles {
 
     /** Reads and validates the header of an existing file. */
     public static SegmentHeader.Info readHeader(Path dir, long firstIndex) {
+        return SegmentHeader.decode(path(dir, firstIndex), readHeaderArea(dir, firstIndex), fileSize(dir, firstIndex),
+                firstIndex);
+    }
+
+    /** The validated header of an existing file as stored, up to and including its CRC. */
+    public static byte[] readHeaderBytes(Path dir, long firstIndex) {
+        byte[] area = readHeaderArea(dir, firstIndex);
+        Path file = path(dir, firstIndex);
+        SegmentHeader.decode(file, area, fileSize(dir, firstIndex), firstIndex);
+        return SegmentHeader.copyOf(MemorySegment.ofArray(area), file);
+    }
+
+    private static byte[] readHeaderArea(Path dir, long firstIndex) {
         Path file = path(dir, firstIndex);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = channel.size();
             ByteBuffer buffer = ByteBuffer.allocate(SegmentHeader.HEADER_AREA);
             while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) > 0) {
                 // read until the header area is full or the file ends
             }
-            return SegmentHeader.decode(file, buffer.array(), size, firstIndex);
+            return buffer.array();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read queue file " + file, e);
+        }
+    }
+
+    private static long fileSize(Path dir, long firstIndex) {
+        Path file = path(dir, firstIndex);
+        try {
+            return Files.size(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read queue file " + file, e);
         }

@@ -1,0 +1,13 @@
+package io.blit.replication;
+
+/**
+ * A handshake was refused: by the source (wrong secret, another queue, another layout, indices it no longer or not
+ * yet holds), or by the replica (a reply not signed with the secret). The message says why, naming what differs.
+ */
+public final class RefusalException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public RefusalException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,53 @@
+package io.blit.replication;
+
+import io.blit.layout.LayoutDescriptor;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link Replica} follows its source.
+ *
+ * @param source         the source's control endpoint, {@code host:port}
+ * @param endpoint       {@code host:port} this replica receives the source's stream on (UDP)
+ * @param secret         the shared secret (at least 16 bytes)
+ * @param sync           force every batch to disk before acknowledging it
+ * @param expectedLayout the layout the replica's readers expect (the source must hold exactly it), or null for any
+ * @param aeronDir       the directory of an external Aeron media driver, or null for an embedded one
+ * @param sourceTimeout  how long the source may be silent before the replica resubscribes
+ */
+public record ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, LayoutDescriptor expectedLayout,
+                             String aeronDir, Duration sourceTimeout) {
+    public ReplicaOptions {
+        AeronConnection.udp(source);
+        AeronConnection.udp(endpoint);
+        Objects.requireNonNull(secret, "secret");
+        Objects.requireNonNull(sourceTimeout, "sourceTimeout");
+        secret = secret.clone();
+    }
+
+    /** Not sync, any layout, an embedded driver, resubscribing after 2 s of silence. */
+    public static ReplicaOptions of(String source, String endpoint, byte[] secret) {
+        return new ReplicaOptions(source, endpoint, secret, false, null, null, Duration.ofSeconds(2));
+    }
+
+    public ReplicaOptions sync(boolean forceBeforeAck) {
+        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayout, aeronDir, sourceTimeout);
+    }
+
+    public ReplicaOptions expectedLayout(LayoutDescriptor layout) {
+        return new ReplicaOptions(source, endpoint, secret, sync, layout, aeronDir, sourceTimeout);
+    }
+
+    public ReplicaOptions aeronDir(String dir) {
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, dir, sourceTimeout);
+    }
+
+    public ReplicaOptions sourceTimeout(Duration timeout) {
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, timeout);
+    }
+
+    @Override
+    public byte[] secret() {
+        return secret.clone();
+    }
+}

@@ -1,0 +1,69 @@
+package io.blit.replication;
+
+import io.blit.layout.CorruptDescriptorException;
+import io.blit.layout.LayoutComparison;
+import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.BlitQueue;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * What a source checks of a signed subscribe request before it serves it: the same queue (the replica's newest file
+ * header equals the source's file of that first index, byte for byte) and the same layout (the replica's expected
+ * layout, if it names one, equals the source's, compared with {@link LayoutComparison}, which names every differing
+ * field). Whether the source still holds the replica's next index is checked when its stream opens.
+ */
+final class SourceHandshake {
+    private SourceHandshake() {
+    }
+
+    /**
+     * The index to stream from.
+     *
+     * @throws RefusalException naming what differs
+     */
+    static long check(BlitQueue<Void> queue, SubscribeRequest request) {
+        long[] files = queue.fileFirstIndices();
+        if (request.expectedDescriptor() != null) {
+            LayoutDescriptor expected;
+            try {
+                expected = LayoutDescriptor.decode(MemorySegment.ofArray(request.expectedDescriptor()), 0);
+            } catch (CorruptDescriptorException e) {
+                throw new RefusalException("the replica's expected layout does not decode: " + e.getMessage());
+            }
+            LayoutDescriptor held = queue.descriptor();
+            if (held == null) {
+                throw new RefusalException("the source queue " + queue.directory() + " holds raw payloads; the replica"
+                        + " expects messages " + expected.className());
+            }
+            LayoutComparison comparison = LayoutComparison.of(held, expected);
+            if (!comparison.identical()) {
+                throw new RefusalException("layout differs between the source queue " + queue.directory()
+                        + " and the replica: " + comparison.report());
+            }
+        }
+        if (request.newestHeader() == null) {
+            return request.nextIndex() < 0 ? files[0] : request.nextIndex();
+        }
+        byte[] replicaHeader = request.newestHeader();
+        long first = BlitQueue.fileHeaderFirstIndex(replicaHeader);
+        byte[] sourceHeader = first < 0 ? null : queue.fileHeader(first);
+        if (sourceHeader == null) {
+            if (first >= 0 && first < files[0]) {
+                if (request.nextIndex() < files[0]) {
+                    throw new RefusalException("the source queue " + queue.directory() + " no longer holds index "
+                            + request.nextIndex() + " (its files start at " + files[0] + ")");
+                }
+                return request.nextIndex();
+            }
+            throw new RefusalException("a replica of another queue: it holds "
+                    + BlitQueue.describeFileHeader(replicaHeader) + ", the source queue " + queue.directory()
+                    + " has no such file");
+        }
+        if (!Arrays.equals(sourceHeader, replicaHeader)) {
+            throw new RefusalException("a replica of another queue: it holds " + BlitQueue.describeFileHeader(replicaHeader)
+                    + ", the source queue " + queue.directory() + " holds " + BlitQueue.describeFileHeader(sourceHeader));
+        }
+        return request.nextIndex();
+    }
+}
