@@ -6,6 +6,8 @@
  */
 module io.blit.tools {
     requires io.blit.queue;
+    // replicate serve|follow (io.blit.tools.cli).
+    requires io.blit.replication;
     // HdrHistogram 2.2.2 is an automatic module named after its jar (it has no Automatic-Module-Name).
     requires HdrHistogram;
     // The JSON result files (io.blit.tools.latency and io.blit.tools.report); io.blit.tools.report's public

@@ -208,7 +208,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      *
      * @throws LayoutMismatchException if the newest file was written under another layout than the message
      *                                 class's here: records of two layouts in one file could not be told apart
-     * @throws IllegalStateException   if the queue is a replica ({@link ReplicaWriter}): only its replication
+     * @throws ReplicaAppendException  if the queue is a replica ({@link ReplicaWriter}): only its replication
      *                                 writes it
      */
     public Appender<T> appender() {

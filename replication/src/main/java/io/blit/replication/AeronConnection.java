@@ -1,8 +1,10 @@
 package io.blit.replication;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import java.nio.file.Path;
 import org.agrona.CloseHelper;
 
 /**
@@ -25,15 +27,18 @@ final class AeronConnection implements AutoCloseable {
     }
 
     /**
-     * Connects to the media driver in {@code aeronDir}, or launches an embedded one if {@code aeronDir} is null.
+     * Connects to the media driver in {@code aeronDir}, or launches an embedded one if {@code aeronDir} is null, in
+     * {@link #embeddedDir}: one directory per queue directory and role, so that a process killed with its driver
+     * leaves no directory behind once it is restarted (the driver deletes it on start and on close).
      *
      * @throws io.aeron.exceptions.DriverTimeoutException if no driver runs in {@code aeronDir}
      */
-    static AeronConnection open(String aeronDir) {
+    static AeronConnection open(String aeronDir, Path queueDir, String role) {
         if (aeronDir != null) {
             return new AeronConnection(null, Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir)));
         }
-        MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+        MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
+                .aeronDirectoryName(embeddedDir(queueDir, role))
                 .threadingMode(ThreadingMode.SHARED)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
@@ -44,6 +49,13 @@ final class AeronConnection implements AutoCloseable {
             driver.close();
             throw e;
         }
+    }
+
+    /** Aeron's default directory (under /dev/shm on Linux) + {@code -blit-<role>-<hash of the queue's path>}. */
+    static String embeddedDir(Path queueDir, String role) {
+        String path = queueDir.toAbsolutePath().normalize().toString();
+        return CommonContext.getAeronDirectoryName() + "-blit-" + role + "-"
+                + Long.toHexString(path.hashCode() & 0xFFFF_FFFFL);
     }
 
     Aeron aeron() {

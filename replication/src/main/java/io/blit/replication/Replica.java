@@ -112,7 +112,7 @@ public final class Replica implements AutoCloseable {
     }
 
     private void run() {
-        try (AeronConnection aeron = AeronConnection.open(options.aeronDir());
+        try (AeronConnection aeron = AeronConnection.open(options.aeronDir(), dir, "replica");
              ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source())) {
             writer = replicaWriter;
             held = writer.nextIndex();

@@ -39,7 +39,8 @@ public final class ReplicationSource implements AutoCloseable {
     private final AeronConnection connection;
     private final Subscription control;
     private final Hmac hmac;
-    private final Map<Long, SourceSession> sessions = new ConcurrentHashMap<>();
+    /** By the replica's data endpoint: a replica restarted on the same endpoint replaces its old session. */
+    private final Map<String, SourceSession> sessions = new ConcurrentHashMap<>();
     private final BlitQueue<Void> queue;
     private final Thread controlThread;
     private final UnsafeBuffer replyBuffer = new UnsafeBuffer(new byte[64 << 10]);
@@ -50,7 +51,7 @@ public final class ReplicationSource implements AutoCloseable {
         this.options = options;
         this.hmac = new Hmac(options.secret());
         this.queue = BlitQueue.openRaw(dir);
-        this.connection = AeronConnection.open(options.aeronDir());
+        this.connection = AeronConnection.open(options.aeronDir(), dir, "source");
         this.control = connection.aeron().addSubscription(AeronConnection.udp(options.control()),
                 AeronConnection.CONTROL_STREAM);
         this.controlThread = Thread.ofPlatform().name("blit-replication-source").daemon().unstarted(this::controlLoop);
@@ -145,10 +146,12 @@ public final class ReplicationSource implements AutoCloseable {
         }
         int type = buffer.getInt(offset, Wire.ORDER);
         if (type == Wire.ACK && length >= Wire.ACK_LENGTH) {
-            SourceSession session = sessions.get(buffer.getLong(offset + Wire.ACK_REPLICA, Wire.ORDER));
-            if (session != null && session.controlSession == header.sessionId()) {
-                session.acknowledge(buffer.getLong(offset + Wire.ACK_COMMITTED, Wire.ORDER),
-                        buffer.getLong(offset + Wire.ACK_FORCED, Wire.ORDER));
+            long replicaId = buffer.getLong(offset + Wire.ACK_REPLICA, Wire.ORDER);
+            for (SourceSession session : sessions.values()) {
+                if (session.request.replicaId() == replicaId && session.controlSession == header.sessionId()) {
+                    session.acknowledge(buffer.getLong(offset + Wire.ACK_COMMITTED, Wire.ORDER),
+                            buffer.getLong(offset + Wire.ACK_FORCED, Wire.ORDER));
+                }
             }
         } else if (type == Wire.SUBSCRIBE) {
             subscribe(buffer, offset, length, header);
@@ -175,13 +178,13 @@ public final class ReplicationSource implements AutoCloseable {
             sendRefusal(request, refused.getMessage());
             return;
         }
-        SourceSession previous = sessions.get(request.replicaId());
+        SourceSession previous = sessions.get(request.dataChannel());
         if (previous != null) {
             previous.stop();
         }
         SourceSession session = new SourceSession(dir, request, start, peer, header.sessionId(), connection.aeron(),
                 options);
-        sessions.put(request.replicaId(), session);
+        sessions.put(request.dataChannel(), session);
         Thread.ofPlatform().name("blit-replication-session-" + peer).daemon().start(session);
     }
 

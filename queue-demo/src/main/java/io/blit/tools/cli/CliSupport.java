@@ -2,6 +2,7 @@ package io.blit.tools.cli;
 
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.ReplicaAppendException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -123,7 +124,8 @@ public final class CliSupport {
     private static int badInput(Exception e, PrintStream err) throws Exception {
         if (e instanceof BadInputException) {
             err.println("error: " + e.getMessage());
-        } else if (e instanceof QueueCorruptedException || e instanceof LayoutMismatchException) {
+        } else if (e instanceof QueueCorruptedException || e instanceof LayoutMismatchException
+                || e instanceof ReplicaAppendException) {
             err.println("error: " + oneLine(e.getMessage()));
         } else if (e instanceof UncheckedIOException io) {
             err.println("error: " + oneLine(io.getMessage()) + (io.getCause() == null ? "" : ": " + io.getCause()));

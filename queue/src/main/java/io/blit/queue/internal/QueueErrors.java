@@ -6,6 +6,7 @@ import io.blit.layout.LayoutComparison;
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.ReplicaAppendException;
 import java.nio.file.Path;
 
 /**
@@ -166,8 +167,8 @@ public final class QueueErrors {
                 + " (first index " + first + ")");
     }
 
-    public static IllegalStateException appendOnReplica(Path dir, String source) {
-        return new IllegalStateException("queue " + dir + " is a replica of " + source
+    public static ReplicaAppendException appendOnReplica(Path dir, String source) {
+        return new ReplicaAppendException("queue " + dir + " is a replica of " + source
                 + ": only its replication writes it; append on the source (or delete " + dir.resolve(ReplicaMarker.NAME)
                 + " to promote the replica)");
     }

@@ -1,0 +1,96 @@
+package io.blit.tools.cli;
+
+import io.blit.core.BlockCopier;
+import io.blit.replication.Replica;
+import io.blit.replication.ReplicaOptions;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code replicate follow}: follows a source into a replica directory until stopped, printing once a second the
+ * index held and the rate; exits 1 if the source refuses the replica (the reason in one line).
+ */
+@Command(name = "follow", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = {"Follow a source into a replica directory.",
+                "",
+                "Prints once a second the index the replica holds up to and messages per second. The replica "
+                        + "refuses local appends; tail, dump and check work on it. Runs until stopped; exits 1 if "
+                        + "the source refuses it (wrong secret, another queue, another layout).",
+                ""},
+        footer = {"", QueueCli.EXIT_CODES})
+final class FollowCommand implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--dir", required = true, paramLabel = "R", description = "the replica directory")
+    private Path dir;
+
+    @Option(names = "--source", required = true, paramLabel = "HOST:PORT", description = "the source's --control")
+    private String source;
+
+    @Option(names = "--endpoint", required = true, paramLabel = "HOST:PORT",
+            description = "where this replica receives the source's stream (UDP)")
+    private String endpoint;
+
+    @Option(names = "--secret-file", required = true, paramLabel = "F",
+            description = "file holding the shared secret (at least 16 bytes)")
+    private Path secretFile;
+
+    @Option(names = "--type", paramLabel = "marketdata|book", converter = MessageType.Converter.class,
+            description = "refuse a source whose messages have another layout than this class's here")
+    private MessageType<?> type;
+
+    @Option(names = "--sync", description = "force every batch to disk before acknowledging it")
+    private boolean sync;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR",
+            description = "directory of an external Aeron media driver (default: an embedded driver)")
+    private String aeronDir;
+
+    FollowCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ReplicaOptions options;
+        try {
+            options = ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
+                    .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2));
+            if (type != null) {
+                options = options.expectedLayout(BlockCopier.of(type.type()).layout().descriptor());
+            }
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
+        try (Replica replica = Replica.start(dir, options)) {
+            out.println("following " + source + " into " + dir);
+            out.flush();
+            long before = Math.max(0, replica.nextIndex());
+            while (!stopped.await(1, TimeUnit.SECONDS)) {
+                if (replica.refusal() != null) {
+                    err.println("error: " + CliSupport.oneLine(replica.refusal().getMessage()));
+                    return QueueCli.CHECK_FAILED;
+                }
+                if (!replica.running()) {
+                    err.println("error: the replica stopped (see its log)");
+                    return QueueCli.CHECK_FAILED;
+                }
+                long held = Math.max(0, replica.nextIndex());
+                out.println("index " + (held - 1) + ", " + (held - before) + " msg/s");
+                out.flush();
+                before = held;
+            }
+        }
+        return QueueCli.OK;
+    }
+}

@@ -1,0 +1,95 @@
+package io.blit.tools.cli;
+
+import io.blit.queue.BlitQueue;
+import io.blit.queue.Tailer;
+import io.blit.replication.ReplicaStatus;
+import io.blit.replication.ReplicationSource;
+import io.blit.replication.SourceOptions;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code replicate serve}: serves a queue directory to replicas until stopped, printing once a second each
+ * replica's acknowledged index, rate and lag behind the queue's end.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = {"Serve a queue to replicas.",
+                "",
+                "Prints once a second, per replica: the index it holds up to, messages per second, and how far "
+                        + "it is behind the end of the queue. Runs until stopped.",
+                ""},
+        footer = {"", QueueCli.EXIT_CODES})
+final class ServeCommand implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Option(names = "--dir", required = true, paramLabel = "D", description = "the queue directory to serve")
+    private Path dir;
+
+    @Option(names = "--control", required = true, paramLabel = "HOST:PORT",
+            description = "where replicas' requests and acknowledgements arrive (UDP)")
+    private String control;
+
+    @Option(names = "--secret-file", required = true, paramLabel = "F",
+            description = "file holding the shared secret (at least 16 bytes)")
+    private Path secretFile;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR",
+            description = "directory of an external Aeron media driver (default: an embedded driver)")
+    private String aeronDir;
+
+    ServeCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (!Files.isDirectory(dir)) {
+            throw new BadInputException("no queue directory " + dir);
+        }
+        SourceOptions options;
+        try {
+            options = SourceOptions.of(control, ReplicateCommand.secret(secretFile)).aeronDir(aeronDir);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
+             ReplicationSource source = ReplicationSource.start(dir, options)) {
+            Thread hook = new Thread(stopped::countDown);
+            Runtime.getRuntime().addShutdownHook(hook);
+            out.println("serving " + dir + " on " + control);
+            out.flush();
+            Map<String, Long> previous = new HashMap<>();
+            while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                long end;
+                try (Tailer<Void> atEnd = queue.tailerFromEnd()) {
+                    end = atEnd.index();
+                }
+                print(source.replicas(), end, previous);
+            }
+        }
+        return QueueCli.OK;
+    }
+
+    private void print(List<ReplicaStatus> replicas, long end, Map<String, Long> previous) {
+        if (replicas.isEmpty()) {
+            out.println("end " + end + ", no replica");
+        }
+        for (ReplicaStatus replica : replicas) {
+            long before = previous.getOrDefault(replica.peer(), replica.committed());
+            previous.put(replica.peer(), replica.committed());
+            out.println("replica " + replica.peer() + (replica.serving() ? "" : " (disconnected)") + ": index "
+                    + (replica.committed() - 1) + ", " + (replica.committed() - before) + " msg/s, lag "
+                    + Math.max(0, end - replica.committed()));
+        }
+        out.flush();
+    }
+}

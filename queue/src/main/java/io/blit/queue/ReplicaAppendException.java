@@ -1,0 +1,14 @@
+package io.blit.queue;
+
+/**
+ * Thrown by {@link BlitQueue#appender()} on a replica: only its replication writes it ({@link ReplicaWriter}).
+ * Append on the source; to turn a replica into a queue of its own, stop its replication and delete the
+ * {@code replica-of} file in its directory.
+ */
+public final class ReplicaAppendException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    public ReplicaAppendException(String message) {
+        super(message);
+    }
+}
