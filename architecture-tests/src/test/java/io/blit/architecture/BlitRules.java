@@ -54,6 +54,13 @@ final class BlitRules {
             .because("a user who adds the queue gets the queue, core and layout-verifier and nothing else"
                     + " (no HdrHistogram, no command-line library)");
 
+    static final ArchRule REPLICATION_USES_ONLY_QUEUE_AND_AERON = classes()
+            .that().resideInAPackage("io.blit.replication..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax.crypto..", "io.blit.replication..",
+                    "io.blit.queue", "io.blit.core..", "io.blit.layout..", "io.aeron..", "org.agrona..")
+            .because("replication is a library on the queue's public API and Aeron: no tool, no command-line"
+                    + " library, no queue internals (it writes replicas through ReplicaWriter)");
+
     static final ArchRule NOTHING_DEPENDS_ON_TOOLS = noClasses()
             .that().resideOutsideOfPackages("io.blit.tools..", "io.blit.benchmarks..", "io.blit.stress..")
             .should().dependOnClassesThat().resideInAPackage("io.blit.tools..")

@@ -31,6 +31,11 @@ class ModuleRulesTest {
     }
 
     @Test
+    void replicationUsesOnlyTheQueueAndAeron() {
+        BlitRules.REPLICATION_USES_ONLY_QUEUE_AND_AERON.check(ProductionClasses.get());
+    }
+
+    @Test
     void onlyBenchmarksAndStressTestsDependOnTheTools() {
         BlitRules.NOTHING_DEPENDS_ON_TOOLS.check(ProductionClasses.get());
     }

@@ -19,6 +19,7 @@ import io.blit.core.violation.CoreUsesTools;
 import io.blit.layout.violation.LayoutUsesCore;
 import io.blit.queue.violation.QueueUsesHdrHistogram;
 import io.blit.queue.violation.QueueUsesTools;
+import io.blit.replication.violation.ReplicationUsesTools;
 import io.blit.stress.violation.StressUsesCoreInternal;
 import java.io.IOException;
 import java.lang.classfile.ClassFile;
@@ -54,6 +55,11 @@ class RulesCanFailTest {
     @Test
     void queueRuleRejectsQueueClassUsingAThirdPartyLibrary() {
         assertViolates(BlitRules.QUEUE_USES_NO_THIRD_PARTY_LIBRARY, QueueUsesHdrHistogram.class);
+    }
+
+    @Test
+    void replicationRuleRejectsReplicationClassUsingTools() {
+        assertViolates(BlitRules.REPLICATION_USES_ONLY_QUEUE_AND_AERON, ReplicationUsesTools.class);
     }
 
     @Test
