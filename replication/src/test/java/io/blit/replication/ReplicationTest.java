@@ -116,6 +116,11 @@ class ReplicationTest {
         }
     }
 
+    /** The tests' source options: an embedded driver, the tests' secret. */
+    static SourceOptions options(String control) {
+        return SourceOptions.of(control, SECRET);
+    }
+
     private void appendTicks(int count) {
         try (BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL)) {
             Appender<Tick> appender = queue.appender();
