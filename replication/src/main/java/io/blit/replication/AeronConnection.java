@@ -18,6 +18,12 @@ final class AeronConnection implements AutoCloseable {
     /** The stream the source publishes to a replica's data channel. */
     static final int DATA_STREAM = 1001;
 
+    /**
+     * Socket buffers and receiver window of an embedded driver: 2 MiB instead of Aeron's 128 KiB, so that a burst of
+     * catch-up batches is not dropped by the kernel and repaired by NAKs (the kernel caps it at net.core.rmem_max).
+     */
+    static final int SOCKET_BUFFER = 2 << 20;
+
     private final MediaDriver driver;
     private final Aeron aeron;
 
@@ -40,6 +46,9 @@ final class AeronConnection implements AutoCloseable {
         MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
                 .aeronDirectoryName(embeddedDir(queueDir, role))
                 .threadingMode(ThreadingMode.SHARED)
+                .socketRcvbufLength(SOCKET_BUFFER)
+                .socketSndbufLength(SOCKET_BUFFER)
+                .initialWindowLength(SOCKET_BUFFER)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
         try {

@@ -120,7 +120,7 @@ public final class Replica implements AutoCloseable {
             control = aeron.aeron().addExclusivePublication(AeronConnection.udp(options.source()),
                     AeronConnection.CONTROL_STREAM);
             FragmentAssembler assembler = new FragmentAssembler(this::onData);
-            IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
+            IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
             while (running) {
                 long now = System.nanoTime();
                 if (streaming && now - lastHeard > options.sourceTimeout().toNanos()) {

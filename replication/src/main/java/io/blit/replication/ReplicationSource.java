@@ -134,7 +134,7 @@ public final class ReplicationSource implements AutoCloseable {
 
     private void controlLoop() {
         FragmentAssembler assembler = new FragmentAssembler(this::onControl);
-        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
+        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
         while (running) {
             idle.idle(control.poll(assembler, 64)); // ended sessions stay listed (not serving) until replaced
         }

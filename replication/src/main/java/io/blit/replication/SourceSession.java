@@ -71,7 +71,8 @@ final class SourceSession implements Runnable {
     @Override
     public void run() {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
-             ExclusivePublication publication = aeron.addExclusivePublication(AeronConnection.udp(endpointOf()),
+             ExclusivePublication publication = aeron.addExclusivePublication(AeronConnection.udp(endpointOf())
+                     + "|mtu=" + options.mtu(),
                      AeronConnection.DATA_STREAM)) {
             if (!awaitConnected(publication)) {
                 LOG.log(System.Logger.Level.WARNING, "replica " + peer + " unreachable on " + request.dataChannel());
@@ -104,7 +105,7 @@ final class SourceSession implements Runnable {
     }
 
     private void stream(RecordStream stream, ExclusivePublication publication) {
-        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
+        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
         long lastSent = System.nanoTime();
         while (running && connected) {
             int length = fill(stream);
@@ -183,7 +184,7 @@ final class SourceSession implements Runnable {
 
     private boolean offer(ExclusivePublication publication, int length) {
         long deadline = System.nanoTime() + options.replicaTimeout().toNanos();
-        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 1_000_000);
+        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
         while (running) {
             long result = publication.offer(buffer, 0, length);
             if (result > 0) {

@@ -74,6 +74,19 @@ public final class QueueThroughput implements Callable<Integer> {
     private QueueThroughput() {
     }
 
+    /**
+     * One measured append+tail run of {@code n} messages (tailer waits {@link WaitStrategy#PARK}), for harnesses that
+     * report the local figure beside their own in the same run; prints its line like a run of this harness.
+     *
+     * @return millions of messages per second
+     */
+    static double appendAndTailOnce(long n, long segmentSize, Path parent, String label) throws Exception {
+        QueueThroughput harness = new QueueThroughput();
+        harness.segmentSize = segmentSize;
+        harness.parent = parent;
+        return harness.appendAndTail(n, label);
+    }
+
     public static void main(String[] args) {
         System.exit(CliSupport.execute(CliSupport.configure(new CommandLine(new QueueThroughput()), System.out, System.err),
                 args, System.out, System.err));

@@ -41,6 +41,10 @@ final class ServeCommand implements Callable<Integer> {
             description = "file holding the shared secret (at least 16 bytes)")
     private Path secretFile;
 
+    @Option(names = "--mtu", paramLabel = "BYTES",
+            description = "MTU of the stream to each replica, 1408 (default, Aeron's) to 65504 (the loopback's)")
+    private int mtu = 1408;
+
     @Option(names = "--aeron-dir", paramLabel = "DIR",
             description = "directory of an external Aeron media driver (default: an embedded driver)")
     private String aeronDir;
@@ -56,7 +60,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         SourceOptions options;
         try {
-            options = SourceOptions.of(control, ReplicateCommand.secret(secretFile)).aeronDir(aeronDir);
+            options = SourceOptions.of(control, ReplicateCommand.secret(secretFile)).aeronDir(aeronDir).mtu(mtu);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

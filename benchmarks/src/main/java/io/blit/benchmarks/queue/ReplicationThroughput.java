@@ -1,0 +1,171 @@
+package io.blit.benchmarks.queue;
+
+import io.blit.queue.Appender;
+import io.blit.queue.BlitQueue;
+import io.blit.replication.ReplicaStatus;
+import io.blit.replication.ReplicationSource;
+import io.blit.replication.SourceOptions;
+import io.blit.tools.cli.CliSupport;
+import io.blit.tools.cli.QueueCli;
+import io.blit.tools.cli.ToolVersion;
+import io.blit.tools.messages.MarketData;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Throughput of replication: MarketData appended on a source queue in this JVM, served by a
+ * {@link ReplicationSource} over UDP on the loopback to a replica that {@code replicate follow} runs in another JVM,
+ * counted when the replica acknowledges it (committed in its files). One appender appends as fast as it can while it
+ * stays at most {@code --window} messages ahead of the replica's acknowledgement, for {@code --seconds}; the rate is
+ * the messages acknowledged in that time over that time. Each run is preceded by a local append+tail run of
+ * {@link QueueThroughput} with the same segment size, so both figures come from the same run of the same machine:
+ * <pre>
+ * java --sun-misc-unsafe-memory-access=allow --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
+ *     -cp benchmarks/target/benchmarks.jar io.blit.benchmarks.queue.ReplicationThroughput [--seconds S] [--runs R]
+ * </pre>
+ */
+@Command(name = "ReplicationThroughput", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = "MarketData per second from a source append to a replica's commit, beside the local "
+                + "append+tail figure of the same run.",
+        footer = {"", "Exit codes: 0 ok, 2 usage error or bad input."})
+public final class ReplicationThroughput implements Callable<Integer> {
+    private static final List<String> CHILD_FLAGS = List.of("--sun-misc-unsafe-memory-access=allow",
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+
+    @Option(names = "--seconds", paramLabel = "S", description = "measured seconds of each replicated run (default 10)")
+    private int seconds = 10;
+
+    @Option(names = "--runs", paramLabel = "R", description = "runs of each kind (default 3)")
+    private int runs = 3;
+
+    @Option(names = "--window", paramLabel = "N",
+            description = "most messages the appender runs ahead of the replica's acknowledgement (default 4000000)")
+    private long window = 4_000_000;
+
+    @Option(names = "--local-messages", paramLabel = "N",
+            description = "messages of each local append+tail run (default 20000000)")
+    private long localMessages = 20_000_000;
+
+    @Option(names = "--segment-size", paramLabel = "BYTES", converter = CliSupport.ByteSize.class,
+            description = "segment file size of source, replica and local queue (default 256m)")
+    private long segmentSize = 256L << 20;
+
+    @Option(names = "--mtu", paramLabel = "BYTES", description = "MTU of the source's stream (default 1408, Aeron's)")
+    private int mtu = 1408;
+
+    @Option(names = "--batch-bytes", paramLabel = "BYTES", description = "record bytes per Aeron message (default 61440)")
+    private int batchBytes = 60 << 10;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "where the temporary queues go (default java.io.tmpdir)")
+    private Path parent = Path.of(System.getProperty("java.io.tmpdir"));
+
+    public static void main(String[] args) {
+        System.exit(CliSupport.execute(CliSupport.configure(new CommandLine(new ReplicationThroughput()), System.out,
+                System.err), args, System.out, System.err));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (seconds < 1 || runs < 1 || window < 1_000 || localMessages < 1_000) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--seconds and --runs must be >= 1, --window and --local-messages >= 1000");
+        }
+        System.out.printf(Locale.ROOT, "replication throughput: MarketData, %d s per run, window %,d, segment %,d bytes,"
+                + " mtu %d, batches of %,d bytes, %d run(s), JDK %s, %d CPUs%n", seconds, window, segmentSize, mtu,
+                batchBytes, runs, Runtime.version(),
+                Runtime.getRuntime().availableProcessors());
+        List<Double> local = new ArrayList<>();
+        List<Double> replicated = new ArrayList<>();
+        for (int r = 1; r <= runs; r++) {
+            local.add(QueueThroughput.appendAndTailOnce(localMessages, segmentSize, parent, "run " + r + " local append+tail"));
+            replicated.add(replicated("run " + r + " replicated"));
+        }
+        double localMedian = ThroughputOptions.median(local);
+        double replicatedMedian = ThroughputOptions.median(replicated);
+        System.out.printf(Locale.ROOT, "median local append+tail: %6.2f M msg/s%n", localMedian);
+        System.out.printf(Locale.ROOT, "median replicated:        %6.2f M msg/s (%.0f %% of local)%n", replicatedMedian,
+                100 * replicatedMedian / localMedian);
+        return CliSupport.OK;
+    }
+
+    /** One replicated run; returns millions of messages per second acknowledged. */
+    private double replicated(String label) throws Exception {
+        Path work = Files.createTempDirectory(parent, "blit-replperf-");
+        Path sourceDir = work.resolve("source");
+        Path replicaDir = work.resolve("replica");
+        Path secret = Files.write(work.resolve("secret"), "replication throughput secret".getBytes(StandardCharsets.UTF_8));
+        String control = loopback();
+        Process replica = null;
+        try (BlitQueue<MarketData> queue = BlitQueue.open(sourceDir, MarketData.class,
+                BlitQueue.Options.defaults().segmentSize(segmentSize));
+             Appender<MarketData> appender = queue.appender();
+             ReplicationSource source = ReplicationSource.start(sourceDir, SourceOptions.of(control,
+                     Files.readAllBytes(secret)).mtu(mtu).batchBytes(batchBytes))) {
+            MarketData md = new MarketData().fillFor(0, 0);
+            appender.append(md);
+            replica = follow(replicaDir, control, secret, work.resolve("replica.log"));
+            source.awaitReplicated(0, 1, Duration.ofSeconds(60));
+            long next = 1;
+            long startAcked = acknowledged(source);
+            long start = System.nanoTime();
+            long end = start + seconds * 1_000_000_000L;
+            while (System.nanoTime() < end) {
+                if (next - window > acknowledged(source)) {
+                    source.awaitReplicated(next - window, 1, Duration.ofSeconds(60));
+                }
+                for (int i = 0; i < 1_000; i++, next++) {
+                    md.securityId = next;
+                    md.time = next;
+                    appender.append(md);
+                }
+            }
+            long acked = acknowledged(source) - startAcked;
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            double rate = acked / elapsed / 1e6;
+            System.out.printf(Locale.ROOT, "%-28s %,12d msgs acknowledged in %5.2f s: %6.2f M msg/s | %,d appended, "
+                    + "%,d not yet acknowledged at the end%n", label, acked, elapsed, rate, next, next - acknowledged(source));
+            return rate;
+        } finally {
+            if (replica != null) {
+                replica.destroyForcibly().waitFor();
+            }
+            ThroughputOptions.deleteTree(work);
+        }
+    }
+
+    private static long acknowledged(ReplicationSource source) {
+        long acked = Long.MAX_VALUE;
+        for (ReplicaStatus status : source.replicas()) {
+            if (status.serving()) {
+                acked = Math.min(acked, status.committed());
+            }
+        }
+        return acked == Long.MAX_VALUE ? 0 : acked;
+    }
+
+    private static Process follow(Path replicaDir, String control, Path secret, Path log) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(CHILD_FLAGS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
+                "replicate", "follow", "--dir", replicaDir.toString(), "--source", control, "--endpoint", loopback(),
+                "--secret-file", secret.toString(), "--type", "marketdata"));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static String loopback() throws IOException {
+        try (DatagramSocket socket = new DatagramSocket(0)) {
+            return "127.0.0.1:" + socket.getLocalPort();
+        }
+    }
+}
