@@ -136,6 +136,7 @@ public final class ReplicaWriter implements AutoCloseable {
         }
         MappedSegment next = new MappedSegment(SegmentFiles.readHeader(dir, first));
         if (file != null) {
+            file.segment().force(); // what force() promised for the finished file holds after the roll too
             file.close();
         }
         file = next;

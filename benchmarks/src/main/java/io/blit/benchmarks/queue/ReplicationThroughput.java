@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
  * counted when the replica acknowledges it (committed in its files). One appender appends as fast as it can while it
  * stays at most {@code --window} messages ahead of the replica's acknowledgement, for {@code --seconds}; the rate is
  * the messages acknowledged in that time over that time. Each run is preceded by a local append+tail run of
- * {@link QueueThroughput} with the same segment size, so both figures come from the same run of the same machine:
+ * {@link QueueThroughput} with the same segment size, so both figures come from the same run of the same machine;
+ * a shorter warm-up run of each kind comes first and is not counted:
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
  *     -cp benchmarks/target/benchmarks.jar io.blit.benchmarks.queue.ReplicationThroughput [--seconds S] [--runs R]
@@ -87,6 +88,12 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors());
         List<Double> local = new ArrayList<>();
         List<Double> replicated = new ArrayList<>();
+        QueueThroughput.appendAndTailOnce(Math.max(1_000_000, localMessages / 10), segmentSize, parent,
+                "warm-up local append+tail");
+        int measured = seconds;
+        seconds = Math.min(3, seconds); // a JIT warm-up of both sides, not counted
+        replicated("warm-up replicated");
+        seconds = measured;
         for (int r = 1; r <= runs; r++) {
             local.add(QueueThroughput.appendAndTailOnce(localMessages, segmentSize, parent, "run " + r + " local append+tail"));
             replicated.add(replicated("run " + r + " replicated"));
