@@ -6,8 +6,12 @@
  */
 module io.blit.tools {
     requires io.blit.queue;
-    // replicate serve|follow (io.blit.tools.cli).
+    // replicate serve|follow (io.blit.tools.cli), the replicated latency kind (io.blit.tools.latency).
     requires io.blit.replication;
+    // The latency harness's aeron-floor kind uses Aeron directly (automatic modules).
+    requires io.aeron.client;
+    requires io.aeron.driver;
+    requires org.agrona;
     // HdrHistogram 2.2.2 is an automatic module named after its jar (it has no Automatic-Module-Name).
     requires HdrHistogram;
     // The JSON result files (io.blit.tools.latency and io.blit.tools.report); io.blit.tools.report's public

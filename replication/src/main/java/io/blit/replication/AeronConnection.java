@@ -46,6 +46,7 @@ final class AeronConnection implements AutoCloseable {
         MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
                 .aeronDirectoryName(embeddedDir(queueDir, role))
                 .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(IdleStrategies.create())
                 .socketRcvbufLength(SOCKET_BUFFER)
                 .socketSndbufLength(SOCKET_BUFFER)
                 .initialWindowLength(SOCKET_BUFFER)

@@ -13,7 +13,6 @@ import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -120,7 +119,7 @@ public final class Replica implements AutoCloseable {
             control = aeron.aeron().addExclusivePublication(AeronConnection.udp(options.source()),
                     AeronConnection.CONTROL_STREAM);
             FragmentAssembler assembler = new FragmentAssembler(this::onData);
-            IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
+            IdleStrategy idle = IdleStrategies.create();
             while (running) {
                 long now = System.nanoTime();
                 if (streaming && now - lastHeard > options.sourceTimeout().toNanos()) {

@@ -15,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -50,6 +49,7 @@ public final class ReplicationSource implements AutoCloseable {
         this.dir = dir;
         this.options = options;
         this.hmac = new Hmac(options.secret());
+        requireQueue(dir);
         this.queue = BlitQueue.openRaw(dir);
         this.connection = AeronConnection.open(options.aeronDir(), dir, "source");
         this.control = connection.aeron().addSubscription(AeronConnection.udp(options.control()),
@@ -57,10 +57,21 @@ public final class ReplicationSource implements AutoCloseable {
         this.controlThread = Thread.ofPlatform().name("blit-replication-source").daemon().unstarted(this::controlLoop);
     }
 
+    /** Opening an empty directory raw would create a raw queue there, which its typed appenders would then refuse. */
+    private static void requireQueue(Path dir) {
+        try (var files = java.nio.file.Files.list(dir)) {
+            if (files.noneMatch(file -> file.getFileName().toString().endsWith(".blitq"))) {
+                throw new IllegalArgumentException("no queue in " + dir + ": open it (BlitQueue.open) before serving it");
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("no queue directory " + dir + " (" + e + ")");
+        }
+    }
+
     /**
-     * Starts serving the queue in {@code dir} (which must exist) on {@code options.control()}.
+     * Starts serving the queue in {@code dir}, which must hold a queue, on {@code options.control()}.
      *
-     * @throws IllegalArgumentException if the secret is shorter than 16 bytes
+     * @throws IllegalArgumentException if {@code dir} holds no queue, or the secret is shorter than 16 bytes
      * @throws io.blit.queue.QueueCorruptedException if a file of the queue is invalid
      */
     public static ReplicationSource start(Path dir, SourceOptions options) {
@@ -134,7 +145,7 @@ public final class ReplicationSource implements AutoCloseable {
 
     private void controlLoop() {
         FragmentAssembler assembler = new FragmentAssembler(this::onControl);
-        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
+        IdleStrategy idle = IdleStrategies.create();
         while (running) {
             idle.idle(control.poll(assembler, 64)); // ended sessions stay listed (not serving) until replaced
         }

@@ -105,7 +105,7 @@ final class SourceSession implements Runnable {
     }
 
     private void stream(RecordStream stream, ExclusivePublication publication) {
-        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
+        IdleStrategy idle = IdleStrategies.create();
         long lastSent = System.nanoTime();
         while (running && connected) {
             int length = fill(stream);
@@ -184,7 +184,7 @@ final class SourceSession implements Runnable {
 
     private boolean offer(ExclusivePublication publication, int length) {
         long deadline = System.nanoTime() + options.replicaTimeout().toNanos();
-        IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 50_000);
+        IdleStrategy idle = IdleStrategies.create();
         while (running) {
             long result = publication.offer(buffer, 0, length);
             if (result > 0) {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
                         + "stalled producer or consumer shows in the figures (coordinated omission accounted). W "
                         + "warm-up messages are sent first and not recorded; then K runs of N messages, all on one "
                         + "schedule. Prints per kind a table of the percentiles 50, 90, 99, 99.7, 99.9, 99.99 and "
-                        + "worst, one column per run and a \"% Variation\" column (100*(max-min)/(max+min/2), as the "
+                        + "worst, one column per run and a \"%% Variation\" column (100*(max-min)/(max+min/2), as the "
                         + "published tables), in microseconds; with tc and normal, the ratio of their median p50s.",
                 ""},
         footer = {"", QueueCli.EXIT_CODES})

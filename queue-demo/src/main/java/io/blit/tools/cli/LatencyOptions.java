@@ -18,6 +18,9 @@ final class LatencyOptions {
             "tc: trivially copyable BookUpdate (one Blit copy each way, bench's default)",
             "normal: the same content as a normal object (Strings, Lists) via ObjectOutputStream",
             "md: trivially copyable MarketData",
+            "replicated: tc appended on a source queue, read from a replica following it over Aeron UDP on the "
+                    + "loopback (docs/replication.md)",
+            "aeron-floor: no queue, one BookUpdate-sized Aeron UDP message: the floor of replicated",
             "floor: no queue, one shared cache line per message through the same send and receive loops: what "
                     + "the harness and the machine cost by themselves",
             "several kinds comma-separated, or \"both\" = tc,normal"})

@@ -65,8 +65,13 @@ final class ServeCommand implements Callable<Integer> {
             throw new BadInputException(e.getMessage());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
-             ReplicationSource source = ReplicationSource.start(dir, options)) {
+        ReplicationSource started;
+        try {
+            started = ReplicationSource.start(dir, options);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        try (ReplicationSource source = started; BlitQueue<Void> queue = BlitQueue.openRaw(dir)) {
             Thread hook = new Thread(stopped::countDown);
             Runtime.getRuntime().addShutdownHook(hook);
             out.println("serving " + dir + " on " + control);

@@ -63,6 +63,43 @@ public enum MessageKind {
         }
     },
     /**
+     * Trivially copyable {@link BookUpdate} appended on a source queue and read from a replica that follows it over
+     * Aeron (UDP on the loopback): {@link ReplicatedEndpoints}.
+     */
+    REPLICATED("replicated", "trivially copyable BookUpdate, replicated over Aeron UDP") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new ReplicatedEndpoints.Sender(dir, options);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new ReplicatedEndpoints.Receiver(dir, options);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return BlockCopier.of(BookUpdate.class).byteSize();
+        }
+    },
+    /** No queue: one BookUpdate-sized Aeron message over UDP on the loopback, the floor of {@link #REPLICATED}. */
+    AERON_FLOOR("aeron-floor", "Aeron floor (no queue: one BookUpdate-sized Aeron UDP message)") {
+        @Override
+        public MessageSender sender(Path dir, BlitQueue.Options options) {
+            return new AeronFloorEndpoints.Sender(dir);
+        }
+
+        @Override
+        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+            return new AeronFloorEndpoints.Receiver(dir);
+        }
+
+        @Override
+        public long payloadBytes(long sequence) {
+            return AeronFloorEndpoints.payloadBytes();
+        }
+    },
+    /**
      * No queue: one cache line per message through a shared mapped ring ({@link FloorEndpoints}), with the same send
      * and receive loops: what the harness and the machine cost by themselves.
      */
@@ -91,7 +128,10 @@ public enum MessageKind {
         this.description = description;
     }
 
-    /** The name on the command line and in the JSON: {@code tc}, {@code normal}, {@code md}, {@code floor}. */
+    /**
+     * The name on the command line and in the JSON: {@code tc}, {@code normal}, {@code md}, {@code replicated},
+     * {@code aeron-floor}, {@code floor}.
+     */
     public String cliName() {
         return cliName;
     }

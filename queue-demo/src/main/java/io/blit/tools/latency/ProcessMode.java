@@ -93,7 +93,9 @@ public final class ProcessMode {
         if (cpu != null) {
             command.addAll(List.of("taskset", "-c", cpu));
         }
-        command.addAll(List.of(java, "--sun-misc-unsafe-memory-access=allow", "-cp", classPath,
+        // --add-exports: Agrona, which the replicated and aeron-floor kinds load, uses jdk.internal.misc.Unsafe.
+        command.addAll(List.of(java, "--sun-misc-unsafe-memory-access=allow",
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", classPath,
                 LatencyChild.class.getName(), role, dir.toString(), ready.toString(), result.toString()));
         command.addAll(plan.toArgs());
         return command;

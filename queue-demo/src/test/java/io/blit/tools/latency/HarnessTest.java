@@ -55,7 +55,7 @@ class HarnessTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = MessageKind.class, names = {"TC", "NORMAL", "FLOOR"})
+    @EnumSource(value = MessageKind.class, names = {"TC", "NORMAL", "FLOOR", "REPLICATED"})
     void processModeRunsProducerAndConsumerJvms(MessageKind kind) throws Exception {
         List<Process> live = Collections.synchronizedList(new ArrayList<>());
         Path work = Files.createDirectories(dir.resolve("work"));
