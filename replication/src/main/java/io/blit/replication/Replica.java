@@ -126,6 +126,7 @@ public final class Replica implements AutoCloseable {
                     LOG.log(System.Logger.Level.WARNING, "source " + options.source() + " silent; resubscribing from "
                             + writer.nextIndex());
                     streaming = false;
+                    nonce = null;
                 }
                 if (!streaming && now - lastSubscribe > RESUBSCRIBE_NANOS) {
                     subscribe(now);
@@ -145,8 +146,10 @@ public final class Replica implements AutoCloseable {
         if (!control.isConnected()) {
             return;
         }
-        nonce = new byte[Wire.NONCE_LENGTH];
-        random.nextBytes(nonce);
+        if (nonce == null) { // a new handshake; until it is answered, the same request is sent again
+            nonce = new byte[Wire.NONCE_LENGTH];
+            random.nextBytes(nonce);
+        }
         byte[] descriptor = null;
         if (options.expectedLayout() != null) {
             descriptor = new byte[options.expectedLayout().encodedSize()];
@@ -246,6 +249,7 @@ public final class Replica implements AutoCloseable {
         } catch (IllegalStateException | IllegalArgumentException diverged) {
             LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": " + diverged.getMessage() + "; resubscribing");
             streaming = false;
+            nonce = null;
         }
         held = writer.nextIndex();
     }

@@ -178,6 +178,11 @@ public final class ReplicationSource implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "refused replica " + peer + ": " + malformed.getMessage());
             return;
         }
+        SourceSession serving = sessions.get(request.dataChannel());
+        if (serving != null && serving.running() && serving.request.replicaId() == request.replicaId()
+                && java.util.Arrays.equals(serving.request.nonce(), request.nonce())) {
+            return; // the same request again, sent before our accept arrived: its session is starting already
+        }
         long start;
         try {
             if (!request.signed()) {
