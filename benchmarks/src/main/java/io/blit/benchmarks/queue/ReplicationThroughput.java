@@ -68,6 +68,10 @@ public final class ReplicationThroughput implements Callable<Integer> {
     @Option(names = "--batch-bytes", paramLabel = "BYTES", description = "record bytes per Aeron message (default 61440)")
     private int batchBytes = 60 << 10;
 
+    @Option(names = "--idle", paramLabel = "yield|backoff",
+            description = "replication's idle strategy on both sides (system property blit.replication.idle; default yield)")
+    private String idle = "yield";
+
     @Option(names = "--dir", paramLabel = "DIR", description = "where the temporary queues go (default java.io.tmpdir)")
     private Path parent = Path.of(System.getProperty("java.io.tmpdir"));
 
@@ -82,9 +86,10 @@ public final class ReplicationThroughput implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "--seconds and --runs must be >= 1, --window and --local-messages >= 1000");
         }
+        System.setProperty("blit.replication.idle", idle);
         System.out.printf(Locale.ROOT, "replication throughput: MarketData, %d s per run, window %,d, segment %,d bytes,"
-                + " mtu %d, batches of %,d bytes, %d run(s), JDK %s, %d CPUs%n", seconds, window, segmentSize, mtu,
-                batchBytes, runs, Runtime.version(),
+                + " mtu %d, batches of %,d bytes, idle %s, %d run(s), JDK %s, %d CPUs%n", seconds, window, segmentSize,
+                mtu, batchBytes, idle, runs, Runtime.version(),
                 Runtime.getRuntime().availableProcessors());
         List<Double> local = new ArrayList<>();
         List<Double> replicated = new ArrayList<>();
@@ -161,9 +166,10 @@ public final class ReplicationThroughput implements Callable<Integer> {
         return acked == Long.MAX_VALUE ? 0 : acked;
     }
 
-    private static Process follow(Path replicaDir, String control, Path secret, Path log) throws IOException {
+    private Process follow(Path replicaDir, String control, Path secret, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(CHILD_FLAGS);
+        command.add("-Dblit.replication.idle=" + idle);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
                 "replicate", "follow", "--dir", replicaDir.toString(), "--source", control, "--endpoint", loopback(),
                 "--secret-file", secret.toString(), "--type", "marketdata"));
