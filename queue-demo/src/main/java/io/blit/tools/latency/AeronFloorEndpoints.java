@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
@@ -36,9 +38,11 @@ final class AeronFloorEndpoints {
     }
 
     private static MediaDriver driver() {
-        // As a replication peer's embedded driver: one shared thread that yields when idle (docs/replication.md).
+        // As a replication peer's embedded driver: one shared thread, idle as blit.replication.idle says.
+        IdleStrategy idle = "backoff".equals(System.getProperty("blit.replication.idle"))
+                ? new BackoffIdleStrategy(100, 10, 1_000, 50_000) : new YieldingIdleStrategy();
         return MediaDriver.launchEmbedded(new MediaDriver.Context().threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(new YieldingIdleStrategy()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
+                .sharedIdleStrategy(idle).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
     }
 
     static final class Sender implements MessageSender {

@@ -95,7 +95,9 @@ public final class ProcessMode {
         }
         // --add-exports: Agrona, which the replicated and aeron-floor kinds load, uses jdk.internal.misc.Unsafe.
         command.addAll(List.of(java, "--sun-misc-unsafe-memory-access=allow",
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", classPath,
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                // Replication's idle strategy (docs/replication.md) as this JVM has it, for both children.
+                "-Dblit.replication.idle=" + System.getProperty("blit.replication.idle", "yield"), "-cp", classPath,
                 LatencyChild.class.getName(), role, dir.toString(), ready.toString(), result.toString()));
         command.addAll(plan.toArgs());
         return command;
