@@ -6,10 +6,10 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * How replication's threads (the embedded driver, the source's sessions and control loop, the replica) wait when
- * there is no work: {@code yield} ({@link YieldingIdleStrategy}: the lowest latency; each such thread stays runnable
- * and takes a core whenever no other thread wants it) or {@code backoff} (spin, yield, then park up to 50 µs: less
- * CPU when idle, a wake-up of 50 µs or more). Chosen with the system property {@code blit.replication.idle}
- * (default {@code yield}).
+ * there is no work: {@code backoff} (the default: spin, yield, then park up to 50 µs; a wake-up costs 50 µs or more,
+ * but idle threads leave the cores to the busy ones) or {@code yield} ({@link YieldingIdleStrategy}: every such
+ * thread stays runnable, the lowest latency only where each has a core of its own; on a 2-vCPU VM it made the Aeron
+ * floor's median 4 times slower, docs/replication.md). Chosen with the system property {@code blit.replication.idle}.
  */
 final class IdleStrategies {
     static final String PROPERTY = "blit.replication.idle";
@@ -23,7 +23,7 @@ final class IdleStrategies {
      * @throws IllegalArgumentException if the property names no kind
      */
     static IdleStrategy create() {
-        String kind = System.getProperty(PROPERTY, "yield");
+        String kind = System.getProperty(PROPERTY, "backoff");
         return switch (kind) {
             case "yield" -> new YieldingIdleStrategy();
             case "backoff" -> new BackoffIdleStrategy(100, 10, 1_000, 50_000);

@@ -69,8 +69,8 @@ public final class ReplicationThroughput implements Callable<Integer> {
     private int batchBytes = 60 << 10;
 
     @Option(names = "--idle", paramLabel = "yield|backoff",
-            description = "replication's idle strategy on both sides (system property blit.replication.idle; default yield)")
-    private String idle = "yield";
+            description = "replication's idle strategy on both sides (system property blit.replication.idle; default backoff)")
+    private String idle = "backoff";
 
     @Option(names = "--dir", paramLabel = "DIR", description = "where the temporary queues go (default java.io.tmpdir)")
     private Path parent = Path.of(System.getProperty("java.io.tmpdir"));

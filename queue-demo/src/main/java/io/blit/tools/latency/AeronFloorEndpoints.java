@@ -39,8 +39,8 @@ final class AeronFloorEndpoints {
 
     private static MediaDriver driver() {
         // As a replication peer's embedded driver: one shared thread, idle as blit.replication.idle says.
-        IdleStrategy idle = "backoff".equals(System.getProperty("blit.replication.idle"))
-                ? new BackoffIdleStrategy(100, 10, 1_000, 50_000) : new YieldingIdleStrategy();
+        IdleStrategy idle = "yield".equals(System.getProperty("blit.replication.idle"))
+                ? new YieldingIdleStrategy() : new BackoffIdleStrategy(100, 10, 1_000, 50_000);
         return MediaDriver.launchEmbedded(new MediaDriver.Context().threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(idle).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
     }

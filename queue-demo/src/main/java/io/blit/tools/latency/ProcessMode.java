@@ -97,7 +97,7 @@ public final class ProcessMode {
         command.addAll(List.of(java, "--sun-misc-unsafe-memory-access=allow",
                 "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
                 // Replication's idle strategy (docs/replication.md) as this JVM has it, for both children.
-                "-Dblit.replication.idle=" + System.getProperty("blit.replication.idle", "yield"), "-cp", classPath,
+                "-Dblit.replication.idle=" + System.getProperty("blit.replication.idle", "backoff"), "-cp", classPath,
                 LatencyChild.class.getName(), role, dir.toString(), ready.toString(), result.toString()));
         command.addAll(plan.toArgs());
         return command;
