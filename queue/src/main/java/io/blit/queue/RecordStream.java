@@ -38,7 +38,8 @@ public final class RecordStream implements AutoCloseable {
     /** The padding word of the current file was returned: the next poll rolls. */
     private boolean paddingReturned;
     private long word;
-    private MemorySegment payload = MemorySegment.NULL;
+    /** The payload length of the record last returned (0 for padding). */
+    private int payloadLength;
     private int lastEvent = NONE;
     private boolean closed;
 
@@ -101,14 +102,14 @@ public final class RecordStream implements AutoCloseable {
             if (RecordHeader.isPadding(w)) {
                 paddingReturned = true;
                 word = w;
-                payload = MemorySegment.NULL;
+                payloadLength = 0;
                 return RECORD;
             }
             long state = RecordHeader.state(w);
             if (state == RecordHeader.STATE_COMMITTED || state == RecordHeader.STATE_ABANDONED) {
                 int length = file.checkedLength(w, position);
                 word = w;
-                payload = cursor.segment().asSlice(cursor.payloadPosition(), length);
+                payloadLength = length;
                 pendingSkip = length;
                 return RECORD;
             }
@@ -135,7 +136,17 @@ public final class RecordStream implements AutoCloseable {
 
     /** For {@link #RECORD}: a view of the payload bytes in the mapped file, valid until the next poll. */
     public MemorySegment payload() {
-        return payload;
+        return payloadLength == 0 ? MemorySegment.NULL : cursor.segment().asSlice(cursor.payloadPosition(), payloadLength);
+    }
+
+    /** For {@link #RECORD}: the payload's length in bytes (0 for padding). */
+    public int payloadLength() {
+        return payloadLength;
+    }
+
+    /** For {@link #RECORD}: copies the payload to {@code target} at {@code offset} (no slice allocated). */
+    public void copyPayload(MemorySegment target, long offset) {
+        MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), target, offset, payloadLength);
     }
 
     /** For {@link #FILE}: the file's header bytes as stored, up to and including its CRC. */

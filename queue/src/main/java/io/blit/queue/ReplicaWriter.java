@@ -116,11 +116,7 @@ public final class ReplicaWriter implements AutoCloseable {
         SegmentHeader.decode(SegmentFiles.path(dir, first), Arrays.copyOf(header, SegmentHeader.HEADER_AREA),
                 segmentSize, first);
         if (file != null && file.firstIndex() == first) {
-            byte[] held = newestFileHeader();
-            if (!Arrays.equals(held, header)) {
-                throw new IllegalStateException("replica " + dir + " holds file " + first
-                        + " with another header than the source's: a replica of another queue");
-            }
+            requireSameHeader(first, newestFileHeader(), header);
             return;
         }
         if (nextIndex >= 0 && first != nextIndex) {
@@ -134,20 +130,24 @@ public final class ReplicaWriter implements AutoCloseable {
         if (!Files.exists(SegmentFiles.path(dir, first))) {
             SegmentFiles.publish(dir, first, SegmentFiles.prepare(dir, first, segmentSize, header, false));
         }
+        requireSameHeader(first, SegmentFiles.readHeaderBytes(dir, first), header); // before anything changes
         MappedSegment next = new MappedSegment(SegmentFiles.readHeader(dir, first));
         if (file != null) {
             file.segment().force(); // what force() promised for the finished file holds after the roll too
             file.close();
         }
         file = next;
-        if (!Arrays.equals(newestFileHeader(), header)) {
-            throw new IllegalStateException("replica " + dir + " holds file " + first
-                    + " with another header than the source's: a replica of another queue");
-        }
         position = SegmentHeader.RECORDS_START;
         ordinal = 0;
         padded = false;
         nextIndex = first;
+    }
+
+    private void requireSameHeader(long first, byte[] held, byte[] header) {
+        if (!Arrays.equals(held, header)) {
+            throw new IllegalStateException("replica " + dir + " holds file " + first
+                    + " with another header than the source's: a replica of another queue");
+        }
     }
 
     /**
@@ -164,6 +164,14 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's
      */
     public long write(long word, MemorySegment payload) {
+        return write(word, payload, 0, payload.byteSize());
+    }
+
+    /**
+     * As {@link #write(long, MemorySegment)}, with the payload the {@code length} bytes of {@code source} from
+     * {@code offset} (no slice to allocate per record).
+     */
+    public long write(long word, MemorySegment source, long offset, long size) {
         if (padded && RecordHeader.isPadding(word)) {
             return nextIndex; // the same padding word again (a stream restarted at the file's end)
         }
@@ -177,9 +185,9 @@ public final class ReplicaWriter implements AutoCloseable {
         }
         long length = RecordHeader.length(word);
         long recordLength = RecordHeader.isPadding(word) ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
-        if (payload.byteSize() != (RecordHeader.isPadding(word) ? 0 : length)) {
+        if (size != (RecordHeader.isPadding(word) ? 0 : length)) {
             throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
-                    + payload.byteSize() + " payload bytes");
+                    + size + " payload bytes");
         }
         if (position + recordLength > file.size()) {
             throw new IllegalStateException("replica " + dir + ": record " + nextIndex + " of " + recordLength
@@ -196,7 +204,7 @@ public final class ReplicaWriter implements AutoCloseable {
             padded = true;
             return nextIndex;
         }
-        MemorySegment.copy(payload, 0, segment, position + RecordHeader.LENGTH, length);
+        MemorySegment.copy(source, offset, segment, position + RecordHeader.LENGTH, length);
         RecordHeader.storeRelease(segment, position, word);
         Checkpoints.record(segment, ordinal, position);
         long index = nextIndex;

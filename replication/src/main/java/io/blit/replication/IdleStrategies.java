@@ -10,9 +10,11 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * but idle threads leave the cores to the busy ones) or {@code yield} ({@link YieldingIdleStrategy}: every such
  * thread stays runnable, the lowest latency only where each has a core of its own; on a 2-vCPU VM it made the Aeron
  * floor's median 4 times slower, docs/replication.md). Chosen with the system property {@code blit.replication.idle}.
+ * Public so that a benchmark of Aeron alone (the latency harness's floor) idles exactly as replication does.
  */
-final class IdleStrategies {
-    static final String PROPERTY = "blit.replication.idle";
+public final class IdleStrategies {
+    /** The system property that chooses the idle strategy. */
+    public static final String PROPERTY = "blit.replication.idle";
 
     private IdleStrategies() {
     }
@@ -22,11 +24,11 @@ final class IdleStrategies {
      *
      * @throws IllegalArgumentException if the property names no kind
      */
-    static IdleStrategy create() {
-        String kind = System.getProperty(PROPERTY, "backoff");
+    public static IdleStrategy create() {
+        String kind = System.getProperty(PROPERTY, "");
         return switch (kind) {
             case "yield" -> new YieldingIdleStrategy();
-            case "backoff" -> new BackoffIdleStrategy(100, 10, 1_000, 50_000);
+            case "backoff", "" -> new BackoffIdleStrategy(100, 10, 1_000, 50_000);
             default -> throw new IllegalArgumentException(PROPERTY + " must be yield or backoff, got " + kind);
         };
     }

@@ -39,6 +39,7 @@ public final class Replica implements AutoCloseable {
     private final Thread thread;
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[16 << 10]);
     private byte[] scratch = new byte[4096];
+    private MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
     private Subscription data;
     private ExclusivePublication control;
     private ReplicaWriter writer;
@@ -264,9 +265,10 @@ public final class Replica implements AutoCloseable {
         }
         if (scratch.length < size) {
             scratch = new byte[Math.max(size, scratch.length * 2)];
+            scratchSegment = MemorySegment.ofArray(scratch);
         }
         buffer.getBytes(payloadAt, scratch, 0, size);
-        writer.write(word, MemorySegment.ofArray(scratch).asSlice(0, size));
+        writer.write(word, scratchSegment, 0, size);
     }
 
     /** Stops following and closes the replica's files and Aeron client. */

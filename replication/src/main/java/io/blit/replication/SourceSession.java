@@ -37,7 +37,9 @@ final class SourceSession implements Runnable {
     volatile long forced;
     volatile boolean connected;
     private byte[] batch;
+    /** Two views of {@code batch}: Aeron's, and the one record payloads are copied into. */
     private UnsafeBuffer buffer;
+    private MemorySegment batchSegment;
 
     SourceSession(Path dir, SubscribeRequest request, long start, String peer, int controlSession, Aeron aeron,
                   SourceOptions options) {
@@ -53,6 +55,7 @@ final class SourceSession implements Runnable {
         this.forced = committed;
         this.batch = new byte[options.batchBytes() + 4096];
         this.buffer = new UnsafeBuffer(batch);
+        this.batchSegment = MemorySegment.ofArray(batch);
     }
 
     void stop() {
@@ -71,7 +74,7 @@ final class SourceSession implements Runnable {
     @Override
     public void run() {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
-             ExclusivePublication publication = aeron.addExclusivePublication(AeronConnection.udp(endpointOf())
+             ExclusivePublication publication = aeron.addExclusivePublication(AeronConnection.udp(request.dataChannel())
                      + "|mtu=" + options.mtu(),
                      AeronConnection.DATA_STREAM)) {
             if (!awaitConnected(publication)) {
@@ -98,10 +101,6 @@ final class SourceSession implements Runnable {
             connected = false;
             running = false;
         }
-    }
-
-    private String endpointOf() {
-        return request.dataChannel();
     }
 
     private void stream(RecordStream stream, ExclusivePublication publication) {
@@ -145,15 +144,14 @@ final class SourceSession implements Runnable {
                 buffer.putInt(at + 4, header.length, Wire.ORDER);
                 buffer.putBytes(at + Wire.FILE_BYTES, header);
             } else {
-                MemorySegment payload = stream.payload();
-                int length = (int) payload.byteSize();
+                int length = stream.payloadLength();
                 need = Wire.RECORD_PAYLOAD + Wire.align8(length);
                 ensure(at, need);
                 buffer.putInt(at, Wire.ENTRY_RECORD, Wire.ORDER);
                 buffer.putInt(at + 4, length, Wire.ORDER);
                 buffer.putLong(at + Wire.RECORD_INDEX, stream.index(), Wire.ORDER);
                 buffer.putLong(at + Wire.RECORD_WORD, stream.word(), Wire.ORDER);
-                MemorySegment.copy(payload, 0, MemorySegment.ofArray(batch), at + Wire.RECORD_PAYLOAD, length);
+                stream.copyPayload(batchSegment, at + Wire.RECORD_PAYLOAD);
             }
             at += need;
             count++;
@@ -167,6 +165,7 @@ final class SourceSession implements Runnable {
         if (at + need > batch.length) {
             batch = java.util.Arrays.copyOf(batch, at + need);
             buffer = new UnsafeBuffer(batch);
+            batchSegment = MemorySegment.ofArray(batch);
         }
     }
 

@@ -2,6 +2,7 @@ package io.blit.benchmarks.queue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.replication.IdleStrategies;
 import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
 import io.blit.replication.SourceOptions;
@@ -86,7 +87,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "--seconds and --runs must be >= 1, --window and --local-messages >= 1000");
         }
-        System.setProperty("blit.replication.idle", idle);
+        System.setProperty(IdleStrategies.PROPERTY, idle);
         System.out.printf(Locale.ROOT, "replication throughput: MarketData, %d s per run, window %,d, segment %,d bytes,"
                 + " mtu %d, batches of %,d bytes, idle %s, %d run(s), JDK %s, %d CPUs%n", seconds, window, segmentSize,
                 mtu, batchBytes, idle, runs, Runtime.version(),
@@ -169,7 +170,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
     private Process follow(Path replicaDir, String control, Path secret, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(CHILD_FLAGS);
-        command.add("-Dblit.replication.idle=" + idle);
+        command.add("-D" + IdleStrategies.PROPERTY + "=" + idle);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
                 "replicate", "follow", "--dir", replicaDir.toString(), "--source", control, "--endpoint", loopback(),
                 "--secret-file", secret.toString(), "--type", "marketdata"));

@@ -8,6 +8,7 @@ import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.blit.core.BlockCopier;
+import io.blit.replication.IdleStrategies;
 import io.blit.tools.messages.BookUpdate;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -15,10 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * {@link MessageKind#AERON_FLOOR}: no queue, one Aeron message of a BookUpdate's size per message over UDP on the
@@ -39,10 +37,8 @@ final class AeronFloorEndpoints {
 
     private static MediaDriver driver() {
         // As a replication peer's embedded driver: one shared thread, idle as blit.replication.idle says.
-        IdleStrategy idle = "yield".equals(System.getProperty("blit.replication.idle"))
-                ? new YieldingIdleStrategy() : new BackoffIdleStrategy(100, 10, 1_000, 50_000);
         return MediaDriver.launchEmbedded(new MediaDriver.Context().threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(idle).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
+                .sharedIdleStrategy(IdleStrategies.create()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
     }
 
     static final class Sender implements MessageSender {

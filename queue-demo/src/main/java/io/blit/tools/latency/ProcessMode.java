@@ -1,5 +1,6 @@
 package io.blit.tools.latency;
 
+import io.blit.replication.IdleStrategies;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -87,6 +88,11 @@ public final class ProcessMode {
         return false;
     }
 
+    /** {@code -Dname=value} as this JVM has it, or an empty {@code -Dname=} (the library's default) if unset. */
+    private static String passThrough(String name) {
+        return "-D" + name + "=" + System.getProperty(name, "");
+    }
+
     private static List<String> command(String java, String classPath, String role, Path dir, Path ready, Path result,
                                         RunPlan plan, String cpu) {
         List<String> command = new ArrayList<>();
@@ -97,7 +103,7 @@ public final class ProcessMode {
         command.addAll(List.of(java, "--sun-misc-unsafe-memory-access=allow",
                 "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
                 // Replication's idle strategy (docs/replication.md) as this JVM has it, for both children.
-                "-Dblit.replication.idle=" + System.getProperty("blit.replication.idle", "backoff"), "-cp", classPath,
+                passThrough(IdleStrategies.PROPERTY), "-cp", classPath,
                 LatencyChild.class.getName(), role, dir.toString(), ready.toString(), result.toString()));
         command.addAll(plan.toArgs());
         return command;
