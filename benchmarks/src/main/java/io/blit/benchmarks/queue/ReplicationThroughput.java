@@ -151,7 +151,10 @@ public final class ReplicationThroughput implements Callable<Integer> {
             return rate;
         } finally {
             if (replica != null) {
-                replica.destroyForcibly().waitFor();
+                replica.destroy(); // SIGTERM: the replica closes and its driver deletes its directory
+                if (!replica.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                    replica.destroyForcibly().waitFor();
+                }
             }
             ThroughputOptions.deleteTree(work);
         }

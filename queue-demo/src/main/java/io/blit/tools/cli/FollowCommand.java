@@ -7,8 +7,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -70,13 +68,11 @@ final class FollowCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
-        try (Replica replica = Replica.start(dir, options)) {
+        try (StopOnSignal stop = new StopOnSignal(); Replica replica = Replica.start(dir, options)) {
             out.println("following " + source + " into " + dir);
             out.flush();
             long before = Math.max(0, replica.nextIndex());
-            while (!stopped.await(1, TimeUnit.SECONDS)) {
+            while (!stop.awaitStop(1)) {
                 if (replica.refusal() != null) {
                     err.println("error: " + CliSupport.oneLine(replica.refusal().getMessage()));
                     return QueueCli.CHECK_FAILED;

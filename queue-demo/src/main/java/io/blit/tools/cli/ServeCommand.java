@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -64,20 +63,18 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
-        CountDownLatch stopped = new CountDownLatch(1);
         ReplicationSource started;
         try {
             started = ReplicationSource.start(dir, options);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
-        try (ReplicationSource source = started; BlitQueue<Void> queue = BlitQueue.openRaw(dir)) {
-            Thread hook = new Thread(stopped::countDown);
-            Runtime.getRuntime().addShutdownHook(hook);
+        try (StopOnSignal stop = new StopOnSignal(); ReplicationSource source = started;
+             BlitQueue<Void> queue = BlitQueue.openRaw(dir)) {
             out.println("serving " + dir + " on " + control);
             out.flush();
             Map<String, Long> previous = new HashMap<>();
-            while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+            while (!stop.awaitStop(1)) {
                 long end;
                 try (Tailer<Void> atEnd = queue.tailerFromEnd()) {
                     end = atEnd.index();

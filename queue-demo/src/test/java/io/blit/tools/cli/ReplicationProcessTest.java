@@ -41,8 +41,22 @@ class ReplicationProcessTest {
     private final List<Process> started = new ArrayList<>();
 
     @AfterEach
-    void stopProcesses() {
-        started.forEach(Process::destroyForcibly);
+    void stopProcesses() throws InterruptedException {
+        stopAll();
+    }
+
+    /**
+     * Ends every started process with SIGTERM (its replica or source closes, and its embedded driver deletes its
+     * directory in /dev/shm), forcibly if it has not ended in 15 s.
+     */
+    private void stopAll() throws InterruptedException {
+        started.forEach(Process::destroy);
+        for (Process process : started) {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+        started.clear();
     }
 
     @Test
@@ -52,12 +66,15 @@ class ReplicationProcessTest {
         Path secret = secret();
         String control = endpoint();
         assertEquals(0, cli("produce", "--dir", source.toString(), "--count", "1"));
+        List<String> driversBefore = embeddedDriverDirectories();
         serve(source, control, secret);
         follow(replica, control, endpoint(), secret);
         assertEquals(0, cli("produce", "--dir", source.toString(), "--count", "1999999"));
         awaitEnd(replica, 2_000_000, 120);
-        started.forEach(Process::destroyForcibly);
+        stopAll();
         assertCopy(source, replica, 2_000_000);
+        assertEquals(driversBefore, embeddedDriverDirectories(),
+                "serve and follow ended by SIGTERM delete their embedded drivers' directories");
     }
 
     @Test
@@ -90,8 +107,17 @@ class ReplicationProcessTest {
         producing.set(false);
         producer.join();
         awaitEnd(replica, appended.get(), 60);
-        started.forEach(Process::destroyForcibly);
+        stopAll();
         assertCopy(source, replica, appended.get());
+    }
+
+    /** The embedded replication drivers' directories that exist now ({@code <Aeron's default>-blit-*}), sorted. */
+    private static List<String> embeddedDriverDirectories() throws IOException {
+        Path base = Path.of(io.aeron.CommonContext.getAeronDirectoryName());
+        try (Stream<Path> siblings = Files.list(base.getParent())) {
+            return siblings.map(p -> p.getFileName().toString())
+                    .filter(name -> name.startsWith(base.getFileName() + "-blit-")).sorted().toList();
+        }
     }
 
     /** Appends MarketData in bursts of 100 every 5 ms (numbered by index) until told to stop. */
