@@ -1,5 +1,6 @@
 package io.blit.queue;
 
+import io.blit.queue.internal.BlankSegmentPreparer;
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordHeader;
@@ -24,7 +25,9 @@ import java.util.Objects;
  * semantics: a writer killed at any point leaves either the whole record or an empty header word (whatever payload
  * bytes it had copied lie behind a 0 word, which readers never pass, and are overwritten when the record is written
  * again). {@link #open} therefore resumes at the first empty word: {@link #nextIndex()} is the last complete index
- * + 1. Files are published complete ({@code link(2)} of a forced temporary), as the queue's own appenders do.
+ * + 1. Files are published complete ({@code link(2)} of a forced temporary), as the queue's own appenders do; the
+ * next file is zero-filled in a background thread before the source rolls to it, so that
+ * writing into it faults no page in from a hole.
  *
  * <p><b>Refusals.</b> {@link #open} marks the directory as a replica ({@code replica-of}, naming the source): from
  * then on {@link BlitQueue#appender()} throws in every process. Events out of order (a gap, a duplicate, a record
@@ -35,6 +38,8 @@ import java.util.Objects;
  */
 public final class ReplicaWriter implements AutoCloseable {
     private final Path dir;
+    /** The next file, zero-filled in the background before the source rolls (see {@link BlankSegmentPreparer}). */
+    private final BlankSegmentPreparer blanks;
     private MappedSegment file;
     private long position;
     private long ordinal;
@@ -44,6 +49,7 @@ public final class ReplicaWriter implements AutoCloseable {
 
     private ReplicaWriter(Path dir) {
         this.dir = dir;
+        this.blanks = new BlankSegmentPreparer(dir);
     }
 
     /**
@@ -89,6 +95,7 @@ public final class ReplicaWriter implements AutoCloseable {
             ordinal++;
         }
         nextIndex = first + ordinal;
+        blanks.request(file.info().segmentSize());
     }
 
     /** The index of the next record this replica expects, or -1 if it holds no file yet (it takes any first file). */
@@ -128,7 +135,7 @@ public final class ReplicaWriter implements AutoCloseable {
                     + " has no padding word at " + position + " yet the source moved to file " + first);
         }
         if (!Files.exists(SegmentFiles.path(dir, first))) {
-            SegmentFiles.publish(dir, first, SegmentFiles.prepare(dir, first, segmentSize, header, false));
+            SegmentFiles.publish(dir, first, prepared(first, segmentSize, header));
         }
         requireSameHeader(first, SegmentFiles.readHeaderBytes(dir, first), header); // before anything changes
         MappedSegment next = new MappedSegment(SegmentFiles.readHeader(dir, first));
@@ -141,6 +148,22 @@ public final class ReplicaWriter implements AutoCloseable {
         ordinal = 0;
         padded = false;
         nextIndex = first;
+        blanks.request(segmentSize);
+    }
+
+    /** The file of {@code header} under a temporary name: the prepared blank completed, or (if none) a sparse file. */
+    private Path prepared(long first, long segmentSize, byte[] header) {
+        Path blank = blanks.take(segmentSize);
+        if (blank == null) {
+            return SegmentFiles.prepare(dir, first, segmentSize, header, false);
+        }
+        try {
+            SegmentFiles.completeBlank(blank, header);
+            return blank;
+        } catch (RuntimeException e) {
+            SegmentFiles.deleteQuietly(blank);
+            throw e;
+        }
     }
 
     private void requireSameHeader(long first, byte[] held, byte[] header) {
@@ -231,9 +254,10 @@ public final class ReplicaWriter implements AutoCloseable {
         return dir;
     }
 
-    /** Unmaps the current file. Idempotent. */
+    /** Unmaps the current file and deletes a prepared blank. Idempotent. */
     @Override
     public void close() {
+        blanks.close();
         if (file != null) {
             file.close();
             file = null;

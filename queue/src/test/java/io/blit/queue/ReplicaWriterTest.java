@@ -16,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -157,6 +158,10 @@ class ReplicaWriterTest {
         for (long first : sourceFiles) {
             assertEquals(-1, Files.mismatch(SegmentFiles.path(source, first), SegmentFiles.path(replica, first)),
                     "file " + first);
+        }
+        try (var names = Files.list(replica)) {
+            assertEquals(List.of(), names.map(p -> p.getFileName().toString()).filter(n -> n.contains(".tmp-")).toList(),
+                    "the writer deletes the blank it prepared for the next file when it closes");
         }
     }
 

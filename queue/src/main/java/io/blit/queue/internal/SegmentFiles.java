@@ -30,7 +30,7 @@ public final class SegmentFiles {
     private static final Pattern NAME = Pattern.compile("segment-(\\d{20})\\.blitq");
     /** Bytes written per call when zero-filling a prepared file. */
     private static final int ZERO_CHUNK = 1 << 20;
-    private static final Pattern TEMPORARY = Pattern.compile("segment-\\d{20}\\.blitq\\.tmp-(\\d+)-\\d+");
+    private static final Pattern TEMPORARY = Pattern.compile("segment-(?:\\d{20}|blank)\\.blitq\\.tmp-(\\d+)-\\d+");
 
     private SegmentFiles() {
     }
@@ -154,14 +154,54 @@ public final class SegmentFiles {
      */
     public static Path prepare(Path dir, long firstIndex, long segmentSize, byte[] header, boolean zeroFill) {
         Path file = path(dir, firstIndex);
-        long pid = ProcessHandle.current().pid();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + pid + "-" + Thread.currentThread().threadId());
+        return writeTemporary(file.resolveSibling(file.getFileName() + temporarySuffix()), file, segmentSize, header,
+                zeroFill);
+    }
+
+    /**
+     * Writes a blank file of {@code segmentSize} bytes under this thread's temporary name
+     * ({@code segment-blank.blitq.tmp-<pid>-<thread id>}): its full (sparse) size forced to storage, then zeros over
+     * its record area, not forced (see {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}). A replica
+     * prepares it before it knows the next file's header; {@link #completeBlank} writes that header, and
+     * {@link #publish} gives it its name.
+     *
+     * @throws UncheckedIOException if the file system fails (nothing is left behind)
+     */
+    public static Path prepareBlank(Path dir, long segmentSize) {
+        return writeTemporary(dir.resolve("segment-blank.blitq" + temporarySuffix()), dir, segmentSize, null, true);
+    }
+
+    /**
+     * Writes {@code header} (validated by the caller) at the start of a blank from {@link #prepareBlank} and forces
+     * just those bytes to storage, so that the file is complete when {@link #publish} names it.
+     *
+     * @throws UncheckedIOException if the file system fails
+     */
+    public static void completeBlank(Path blank, byte[] header) {
+        try (FileChannel channel = FileChannel.open(blank, StandardOpenOption.READ, StandardOpenOption.WRITE);
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment start = channel.map(FileChannel.MapMode.READ_WRITE, 0, header.length, arena);
+            MemorySegment.copy(header, 0, start, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, header.length);
+            start.force(); // msync of the header's pages only: the zeros behind it need not reach the disk
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the header of " + blank, e);
+        }
+    }
+
+    private static String temporarySuffix() {
+        return ".tmp-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+    }
+
+    /** Writes {@code tmp} (header if not null, full size forced, zeros if asked); deletes it on failure. */
+    private static Path writeTemporary(Path tmp, Path named, long segmentSize, byte[] header, boolean zeroFill) {
         boolean done = false;
         try {
             Files.deleteIfExists(tmp); // an earlier preparation of this thread that was never published
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE, StandardOpenOption.READ)) {
-                writeFully(channel, ByteBuffer.wrap(header), 0);
+                if (header != null) {
+                    writeFully(channel, ByteBuffer.wrap(header), 0);
+                }
                 channel.write(ByteBuffer.allocate(1), segmentSize - 1); // sparse extension to full size
                 channel.force(true);
                 if (zeroFill) {
@@ -175,7 +215,7 @@ public final class SegmentFiles {
             done = true;
             return tmp;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create queue file " + file, e);
+            throw new UncheckedIOException("cannot create queue file " + named, e);
         } finally {
             if (!done) {
                 deleteQuietly(tmp);

@@ -26,7 +26,7 @@ public final class SegmentPreparer implements AutoCloseable {
     private final long segmentSize;
     private final LayoutDescriptor descriptor;
     private long pendingIndex = -1;
-    private Preparation pending;
+    private FilePreparation pending;
     private boolean closed;
 
     public SegmentPreparer(Path dir, long segmentSize, LayoutDescriptor descriptor) {
@@ -48,8 +48,8 @@ public final class SegmentPreparer implements AutoCloseable {
             pending.discardLater();
         }
         pendingIndex = firstIndex;
-        pending = new Preparation(firstIndex);
-        pending.thread.start();
+        pending = preparation(firstIndex);
+        pending.start();
     }
 
     /**
@@ -60,7 +60,7 @@ public final class SegmentPreparer implements AutoCloseable {
      *         caller creates it the ordinary way (and meets any file-system error itself)
      */
     public boolean publishIfPrepared(long firstIndex) {
-        Preparation mine;
+        FilePreparation mine;
         synchronized (this) {
             if (pendingIndex != firstIndex || pending == null) {
                 return false;
@@ -79,7 +79,7 @@ public final class SegmentPreparer implements AutoCloseable {
     /** Stops preparing: waits for an outstanding preparation and deletes its temporary. Idempotent. */
     @Override
     public void close() {
-        Preparation stale;
+        FilePreparation stale;
         synchronized (this) {
             closed = true;
             stale = pending;
@@ -91,61 +91,9 @@ public final class SegmentPreparer implements AutoCloseable {
         }
     }
 
-    /** One background preparation: its thread, and the temporary it wrote (null if none: exists or failed). */
-    private final class Preparation {
-        final Thread thread;
-        /** Written by {@link #thread} before it ends; read after {@link Thread#join()} (happens-before). */
-        private Path tmp;
-        private boolean discarded;
-
-        Preparation(long firstIndex) {
-            thread = Thread.ofPlatform().daemon().name("blit-queue-prepare-" + firstIndex).unstarted(() -> {
-                Path written = null;
-                if (!Files.exists(SegmentFiles.path(dir, firstIndex))) {
-                    try {
-                        written = SegmentFiles.prepare(dir, firstIndex, segmentSize, descriptor, true);
-                    } catch (RuntimeException e) {
-                        // the appender that rolls to this file creates it itself and reports the failure
-                    }
-                }
-                finish(written);
-            });
-        }
-
-        private synchronized void finish(Path written) {
-            if (discarded && written != null) {
-                SegmentFiles.deleteQuietly(written);
-            } else {
-                tmp = written;
-            }
-        }
-
-        /** Deletes the temporary now if it is written, else lets the thread delete it when it is. */
-        synchronized void discardLater() {
-            discarded = true;
-            if (tmp != null) {
-                SegmentFiles.deleteQuietly(tmp);
-                tmp = null;
-            }
-        }
-
-        /** Waits for the thread (not interruptible: the temporary must not be lost); returns its temporary. */
-        Path await() {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    thread.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            synchronized (this) {
-                return tmp;
-            }
-        }
+    private FilePreparation preparation(long firstIndex) {
+        return new FilePreparation("blit-queue-prepare-" + firstIndex, () ->
+                Files.exists(SegmentFiles.path(dir, firstIndex)) ? null
+                        : SegmentFiles.prepare(dir, firstIndex, segmentSize, descriptor, true));
     }
 }

@@ -73,10 +73,13 @@ class SegmentPreparerTest {
             assertFalse(preparer.publishIfPrepared(15));
             assertTrue(preparer.publishIfPrepared(20));
         }
-        // the discarded preparation of 10 deletes its temporary when its thread finishes
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (names().size() > 1 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
+        // the discarded preparation of 10 deletes its temporary when its thread finishes (which may be after close:
+        // a discarded preparation is not waited for), so wait for that thread, not for a directory listing that can
+        // be taken before the temporary was even created
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals("blit-queue-prepare-10")) {
+                thread.join(30_000);
+            }
         }
         assertEquals(List.of("segment-00000000000000000020.blitq"), names());
     }

@@ -1,0 +1,65 @@
+package io.blit.queue.internal;
+
+import java.nio.file.Path;
+
+/**
+ * Prepares a replica's next segment file in a background thread while the replica still fills the current one: a
+ * zero-filled blank of the current file's size ({@link SegmentFiles#prepareBlank}), since the next file's header is
+ * the source's and arrives only when the source rolls. Without it, the replica's writes into a new sparse file fault
+ * every page in from a hole (read-ahead zeroes it, then the write fault reserves its block) on the thread that
+ * receives the stream. The blank's only trace is its temporary, which {@link #close()} deletes, and which the next
+ * open of the replica deletes if this process died.
+ *
+ * <p>At most one blank is outstanding. Not thread-safe: it belongs to the replica's writer thread (the preparing
+ * thread is internal).
+ */
+public final class BlankSegmentPreparer implements AutoCloseable {
+    private final Path dir;
+    private FilePreparation pending;
+    private long pendingSize;
+
+    public BlankSegmentPreparer(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Starts preparing a blank of {@code segmentSize} bytes unless one is outstanding already. */
+    public void request(long segmentSize) {
+        if (pending != null) {
+            return;
+        }
+        pendingSize = segmentSize;
+        pending = new FilePreparation("blit-replica-prepare", () -> SegmentFiles.prepareBlank(dir, segmentSize));
+        pending.start();
+    }
+
+    /**
+     * Waits for the outstanding blank and hands it over if it has {@code segmentSize} bytes.
+     *
+     * @return the blank's temporary, now the caller's to complete and publish (or delete); null if none was
+     *         requested, its preparation failed, or it has another size (then it is deleted)
+     */
+    public Path take(long segmentSize) {
+        FilePreparation mine = pending;
+        pending = null;
+        if (mine == null) {
+            return null;
+        }
+        Path blank = mine.await();
+        if (blank != null && pendingSize != segmentSize) {
+            SegmentFiles.deleteQuietly(blank);
+            return null;
+        }
+        return blank;
+    }
+
+    /** Waits for an outstanding blank and deletes it. Idempotent. */
+    @Override
+    public void close() {
+        FilePreparation stale = pending;
+        pending = null;
+        if (stale != null) {
+            stale.discardLater();
+            stale.await();
+        }
+    }
+}
