@@ -2,6 +2,7 @@ package io.blit.benchmarks.queue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.Tailer;
 import io.blit.replication.IdleStrategies;
 import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
@@ -20,6 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,8 +33,10 @@ import picocli.CommandLine.Option;
  * {@link ReplicationSource} over UDP on the loopback to a replica that {@code replicate follow} runs in another JVM,
  * counted when the replica acknowledges it (committed in its files). One appender appends as fast as it can while it
  * stays at most {@code --window} messages ahead of the replica's acknowledgement, for {@code --seconds}; the rate is
- * the messages acknowledged in that time over that time. Each run is preceded by a local append+tail run of
- * {@link QueueThroughput} with the same segment size, so both figures come from the same run of the same machine;
+ * the messages acknowledged in that time over that time. Each replicated run is preceded by the same loop with a
+ * local tailer in place of the replica ({@code local sustained}: same window, same seconds, so both write the same
+ * volume of fresh files for as long) and by a {@link QueueThroughput} append+tail burst of {@code --local-messages}
+ * ({@code local burst}: the queue's own throughput figure), so all three come from the same run of the same machine;
  * a shorter warm-up run of each kind comes first and is not counted:
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
@@ -92,23 +98,31 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 + " mtu %d, batches of %,d bytes, idle %s, %d run(s), JDK %s, %d CPUs%n", seconds, window, segmentSize,
                 mtu, batchBytes, idle, runs, Runtime.version(),
                 Runtime.getRuntime().availableProcessors());
-        List<Double> local = new ArrayList<>();
+        List<Double> burst = new ArrayList<>();
+        List<Double> sustained = new ArrayList<>();
         List<Double> replicated = new ArrayList<>();
         QueueThroughput.appendAndTailOnce(Math.max(1_000_000, localMessages / 10), segmentSize, parent,
-                "warm-up local append+tail");
+                "warm-up local burst");
         int measured = seconds;
         seconds = Math.min(3, seconds); // a JIT warm-up of both sides, not counted
+        localSustained("warm-up local sustained");
         replicated("warm-up replicated");
         seconds = measured;
         for (int r = 1; r <= runs; r++) {
-            local.add(QueueThroughput.appendAndTailOnce(localMessages, segmentSize, parent, "run " + r + " local append+tail"));
+            burst.add(QueueThroughput.appendAndTailOnce(localMessages, segmentSize, parent, "run " + r + " local burst"));
+            sustained.add(localSustained("run " + r + " local sustained"));
             replicated.add(replicated("run " + r + " replicated"));
         }
-        double localMedian = ThroughputOptions.median(local);
+        double burstMedian = ThroughputOptions.median(burst);
+        double sustainedMedian = ThroughputOptions.median(sustained);
         double replicatedMedian = ThroughputOptions.median(replicated);
-        System.out.printf(Locale.ROOT, "median local append+tail: %6.2f M msg/s%n", localMedian);
-        System.out.printf(Locale.ROOT, "median replicated:        %6.2f M msg/s (%.0f %% of local)%n", replicatedMedian,
-                100 * replicatedMedian / localMedian);
+        System.out.printf(Locale.ROOT, "median local burst:     %6.2f M msg/s (append+tail of %,d)%n", burstMedian,
+                localMessages);
+        System.out.printf(Locale.ROOT, "median local sustained: %6.2f M msg/s (append+tail, window %,d, %d s)%n",
+                sustainedMedian, window, seconds);
+        System.out.printf(Locale.ROOT, "median replicated:      %6.2f M msg/s = %.0f %% of local sustained, %.0f %% of"
+                + " local burst%n", replicatedMedian, 100 * replicatedMedian / sustainedMedian,
+                100 * replicatedMedian / burstMedian);
         return CliSupport.OK;
     }
 
@@ -129,26 +143,8 @@ public final class ReplicationThroughput implements Callable<Integer> {
             appender.append(md);
             replica = follow(replicaDir, control, secret, work.resolve("replica.log"));
             source.awaitReplicated(0, 1, Duration.ofSeconds(60));
-            long next = 1;
-            long startAcked = acknowledged(source);
-            long start = System.nanoTime();
-            long end = start + seconds * 1_000_000_000L;
-            while (System.nanoTime() < end) {
-                if (next - window > acknowledged(source)) {
-                    source.awaitReplicated(next - window, 1, Duration.ofSeconds(60));
-                }
-                for (int i = 0; i < 1_000; i++, next++) {
-                    md.securityId = next;
-                    md.time = next;
-                    appender.append(md);
-                }
-            }
-            long acked = acknowledged(source) - startAcked;
-            double elapsed = (System.nanoTime() - start) / 1e9;
-            double rate = acked / elapsed / 1e6;
-            System.out.printf(Locale.ROOT, "%-28s %,12d msgs acknowledged in %5.2f s: %6.2f M msg/s | %,d appended, "
-                    + "%,d not yet acknowledged at the end%n", label, acked, elapsed, rate, next, next - acknowledged(source));
-            return rate;
+            return appendWithin(appender, md, 1, label, () -> acknowledged(source),
+                    upTo -> source.awaitReplicated(upTo, 1, Duration.ofSeconds(60)), "acknowledged");
         } finally {
             if (replica != null) {
                 replica.destroy(); // SIGTERM: the replica closes and its driver deletes its directory
@@ -157,6 +153,75 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 }
             }
             ThroughputOptions.deleteTree(work);
+        }
+    }
+
+    /**
+     * The loop both kinds measure: appends MarketData from index {@code first} for {@code --seconds}, at most
+     * {@code --window} ahead of what {@code done} reports consumed (every index below it); returns millions of messages consumed per second in that time.
+     */
+    private double appendWithin(Appender<MarketData> appender, MarketData md, long first, String label,
+                                LongSupplier done, WaitFor waitFor, String doneName) throws Exception {
+        long next = first;
+        long startDone = done.getAsLong();
+        long start = System.nanoTime();
+        long end = start + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (next - window > done.getAsLong()) {
+                waitFor.await(next - window);
+            }
+            for (int i = 0; i < 1_000; i++, next++) {
+                md.securityId = next;
+                md.time = next;
+                appender.append(md);
+            }
+        }
+        long consumed = done.getAsLong() - startDone;
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        double rate = consumed / elapsed / 1e6;
+        System.out.printf(Locale.ROOT, "%-28s %,12d msgs %s in %5.2f s: %6.2f M msg/s | %,d appended, %,d not yet %s at"
+                + " the end%n", label, consumed, doneName, elapsed, rate, next, next - done.getAsLong(), doneName);
+        return rate;
+    }
+
+    /** Waits until {@code index} is consumed. */
+    private interface WaitFor {
+        void await(long index) throws Exception;
+    }
+
+    /** The loop of a replicated run with a tailer of the same queue in place of the replica. */
+    private double localSustained(String label) throws Exception {
+        Path dir = Files.createTempDirectory(parent, "blit-replperf-local-");
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
+                BlitQueue.Options.defaults().segmentSize(segmentSize));
+             Appender<MarketData> appender = queue.appender()) {
+            MarketData md = new MarketData().fillFor(0, 0);
+            AtomicLong read = new AtomicLong();
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread tailer = Thread.ofPlatform().name("replperf-tailer").start(() -> {
+                try (Tailer<MarketData> t = queue.tailer()) {
+                    MarketData in = new MarketData();
+                    while (!stop.get()) {
+                        if (t.readNext(in)) {
+                            read.lazySet(t.index());
+                        } else {
+                            Thread.onSpinWait();
+                        }
+                    }
+                }
+            });
+            try {
+                return appendWithin(appender, md, 0, label, read::get, upTo -> {
+                    while (read.get() <= upTo) {
+                        Thread.onSpinWait();
+                    }
+                }, "tailed");
+            } finally {
+                stop.set(true);
+                tailer.join();
+            }
+        } finally {
+            ThroughputOptions.deleteTree(dir);
         }
     }
 
