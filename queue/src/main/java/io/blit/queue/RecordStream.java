@@ -28,6 +28,12 @@ public final class RecordStream implements AutoCloseable {
     public static final int FILE = 1;
     /** A record: COMMITTED, ABANDONED, or the padding word that ends its file ({@link #isPadding}). */
     public static final int RECORD = 2;
+    /**
+     * From {@link #pollRun} only: one or more consecutive COMMITTED or ABANDONED records of one file, stored
+     * back to back ({@link #index()} of the first, {@link #runCount()}, {@link #runPosition()}, {@link #runLength()},
+     * {@link #copyRun}).
+     */
+    public static final int RUN = 3;
 
     private final BlitQueue<?> queue;
     private final RecordWalker walker;
@@ -41,6 +47,9 @@ public final class RecordStream implements AutoCloseable {
     /** The payload length of the record last returned (0 for padding). */
     private int payloadLength;
     private int lastEvent = NONE;
+    /** The run last returned (bytes from the cursor's position, records), skipped by the next poll; 0 if none. */
+    private long runLength;
+    private int runCount;
     private boolean closed;
 
     RecordStream(BlitQueue<?> queue, long from) {
@@ -64,21 +73,51 @@ public final class RecordStream implements AutoCloseable {
      * @throws IllegalStateException    if closed
      */
     public int poll() {
+        return poll(0);
+    }
+
+    /**
+     * As {@link #poll()}, except that committed and abandoned records come as a {@link #RUN}: as many consecutive
+     * ones of the current file as are stored by now and fit in {@code maxBytes} (headers and alignment included),
+     * at least one however long it is. A replica copies a run with one copy ({@link ReplicaWriter#writeRun}).
+     * FILE events and the padding word (a RECORD) come as from {@link #poll()}.
+     *
+     * @param maxBytes the most bytes of a run of two or more records (a replica refuses such a run longer than
+     *                 {@value ReplicaWriter#MAX_RUN_BYTES})
+     * @return {@link #NONE}, {@link #FILE}, {@link #RECORD} (padding) or {@link #RUN}
+     * @throws IllegalArgumentException if {@code maxBytes} is not positive
+     * @throws MessagesDeletedException as {@link #poll()}
+     * @throws QueueCorruptedException  as {@link #poll()}
+     * @throws IllegalStateException    if closed
+     */
+    public int pollRun(long maxBytes) {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes must be positive, got " + maxBytes);
+        }
+        return poll(maxBytes);
+    }
+
+    private int poll(long maxRunBytes) {
         if (closed) {
             throw QueueErrors.closed("record stream", queue.directory());
         }
         try {
-            lastEvent = next();
+            lastEvent = next(maxRunBytes);
             return lastEvent;
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
     }
 
-    private int next() {
+    private int next(long maxRunBytes) {
         if (pendingSkip >= 0) {
             cursor.skip(pendingSkip);
             pendingSkip = -1;
+        }
+        if (runCount > 0) {
+            cursor.moveTo(cursor.position() + runLength, cursor.ordinal() + runCount);
+            runCount = 0;
+            runLength = 0;
         }
         walker.ensureMapped(cursor);
         if (announceFile) {
@@ -110,6 +149,10 @@ public final class RecordStream implements AutoCloseable {
                 int length = file.checkedLength(w, position);
                 word = w;
                 payloadLength = length;
+                if (maxRunBytes > 0) {
+                    extendRun(file, position, RecordHeader.recordLength(length), maxRunBytes);
+                    return RUN;
+                }
                 pendingSkip = length;
                 return RECORD;
             }
@@ -119,7 +162,53 @@ public final class RecordStream implements AutoCloseable {
         }
     }
 
-    /** For {@link #RECORD}: the record's index (for a padding word: the index the next file starts at); for {@link #FILE}: its first index. */
+    /** Counts the stored records after the first one of a run at {@code start} that fit in {@code maxBytes}. */
+    private void extendRun(MappedSegment file, long start, long firstLength, long maxBytes) {
+        MemorySegment segment = cursor.segment();
+        long end = start + firstLength;
+        int count = 1;
+        while (end + RecordHeader.LENGTH <= file.size()) {
+            long w = RecordHeader.loadAcquire(segment, end); // acquire: the record's bytes are visible
+            long state = RecordHeader.state(w);
+            if (w == 0 || RecordHeader.isPadding(w)
+                    || (state != RecordHeader.STATE_COMMITTED && state != RecordHeader.STATE_ABANDONED)) {
+                break;
+            }
+            long next = end + RecordHeader.recordLength(file.checkedLength(w, end));
+            if (next - start > maxBytes) {
+                break;
+            }
+            end = next;
+            count++;
+        }
+        runLength = end - start;
+        runCount = count;
+    }
+
+    /** For {@link #RUN}: how many records it holds. */
+    public int runCount() {
+        return runCount;
+    }
+
+    /** For {@link #RUN}: the file offset of its first record's header word. */
+    public long runPosition() {
+        return cursor.position();
+    }
+
+    /** For {@link #RUN}: its bytes in the file, from the first header word to the end of the last record. */
+    public long runLength() {
+        return runLength;
+    }
+
+    /** For {@link #RUN}: copies its bytes as stored (header words, payloads, alignment) to {@code target} at {@code offset}. */
+    public void copyRun(MemorySegment target, long offset) {
+        MemorySegment.copy(cursor.segment(), cursor.position(), target, offset, runLength);
+    }
+
+    /**
+     * For {@link #RECORD}: the record's index (for a padding word: the index the next file starts at); for
+     * {@link #RUN}: its first record's; for {@link #FILE}: the file's first index.
+     */
     public long index() {
         return lastEvent == FILE ? cursor.firstIndex() : cursor.index();
     }

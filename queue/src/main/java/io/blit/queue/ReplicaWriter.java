@@ -8,6 +8,7 @@ import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -37,6 +38,14 @@ import java.util.Objects;
  * <p>Not thread-safe: it belongs to the thread that opened it (its mapping is confined to that thread).
  */
 public final class ReplicaWriter implements AutoCloseable {
+    /**
+     * The most bytes of a {@link #writeRun run} of two or more records. A writer killed while it copied a run leaves
+     * that run's bytes (header words included) behind the run's still-empty first word; {@link #open} clears this
+     * many bytes from the first empty word on, so that a later write finds empty words where it starts.
+     */
+    public static final int MAX_RUN_BYTES = 1 << 20;
+    private static final ValueLayout.OfLong WORD_IN_COPY = ValueLayout.JAVA_LONG_UNALIGNED;
+
     private final Path dir;
     /** The next file, zero-filled in the background before the source rolls (see {@link BlankSegmentPreparer}). */
     private final BlankSegmentPreparer blanks;
@@ -93,6 +102,10 @@ public final class ReplicaWriter implements AutoCloseable {
             }
             position += RecordHeader.recordLength(file.checkedLength(word, position));
             ordinal++;
+        }
+        if (!padded && position < file.size()) {
+            // what a writer killed during a run may have left behind the first empty word (see MAX_RUN_BYTES)
+            file.segment().asSlice(position, Math.min(MAX_RUN_BYTES, file.size() - position)).fill((byte) 0);
         }
         nextIndex = first + ordinal;
         blanks.request(file.info().segmentSize());
@@ -235,6 +248,89 @@ public final class ReplicaWriter implements AutoCloseable {
         ordinal++;
         nextIndex++;
         return index;
+    }
+
+    /**
+     * Takes a {@link RecordStream#RUN}: {@code count} records stored back to back, as {@link RecordStream#copyRun}
+     * gives them, which must start at {@link #nextIndex()} and at this replica's position in its current file. Every
+     * header word in the run is checked (a final record word whose record ends inside the run, the last one exactly at
+     * its end) before anything is written; then the bytes after the first word are copied, and the first word is
+     * stored last with release semantics, so a tailer of the replica that sees it sees the whole run; then the
+     * records' checkpoints.
+     *
+     * @param index    the run's first index
+     * @param position the file offset of the run's first header word on the source
+     * @param source   holds the run's bytes from {@code offset}
+     * @param length   the run's length in bytes (a multiple of 8)
+     * @param count    how many records it holds
+     * @return the index after the run
+     * @throws IllegalStateException    if no file is open or the current one ended; if the run does not start at
+     *                                  {@link #nextIndex()} and this replica's position, does not fit in the file, or
+     *                                  its first header word is not empty here (this replica diverged)
+     * @throws IllegalArgumentException if a header word in the run is not a final record word, the records do not
+     *                                  fill it exactly, their number is not {@code count}, or a run of two or more
+     *                                  records is longer than {@link #MAX_RUN_BYTES}
+     */
+    public long writeRun(long index, long position, MemorySegment source, long offset, long length, int count) {
+        if (file == null || padded) {
+            throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
+        }
+        if (index != nextIndex || position != this.position) {
+            throw new IllegalStateException("replica " + dir + " expects index " + nextIndex + " at " + this.position
+                    + " in file " + file.firstIndex() + "; a run starts at index " + index + " at " + position);
+        }
+        if (count < 1 || length < RecordHeader.LENGTH || (count > 1 && length > MAX_RUN_BYTES)) {
+            throw new IllegalArgumentException("a run of " + count + " records in " + length + " bytes");
+        }
+        if (position + length > file.size()) {
+            throw new IllegalStateException("replica " + dir + ": a run of " + length + " bytes does not fit at "
+                    + position + " in file " + file.firstIndex() + " of " + file.size());
+        }
+        long first = checkedRun(source, offset, length, count);
+        MemorySegment segment = file.segment();
+        long held = RecordHeader.loadAcquire(segment, position);
+        if (held != 0) {
+            throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
+                    + " is written already (" + RecordHeader.describe(held) + ")");
+        }
+        MemorySegment.copy(source, offset + RecordHeader.LENGTH, segment, position + RecordHeader.LENGTH,
+                length - RecordHeader.LENGTH);
+        RecordHeader.storeRelease(segment, position, first);
+        for (long at = 0; at < length; ordinal++) {
+            Checkpoints.record(segment, ordinal, position + at);
+            at += RecordHeader.recordLength(RecordHeader.length(source.get(WORD_IN_COPY, offset + at)));
+        }
+        this.position += length;
+        nextIndex += count;
+        return nextIndex;
+    }
+
+    /** Checks the header words of a run (see {@link #writeRun}); returns its first. */
+    private static long checkedRun(MemorySegment source, long offset, long length, int count) {
+        long at = 0;
+        int records = 0;
+        while (at < length) {
+            if (at + RecordHeader.LENGTH > length) {
+                throw new IllegalArgumentException("a run's last record ends " + (length - at) + " bytes into a header");
+            }
+            long word = source.get(WORD_IN_COPY, offset + at);
+            long state = RecordHeader.state(word);
+            if (RecordHeader.isPadding(word)
+                    || (state != RecordHeader.STATE_COMMITTED && state != RecordHeader.STATE_ABANDONED)) {
+                throw new IllegalArgumentException("not a committed or abandoned record word in a run: "
+                        + RecordHeader.describe(word));
+            }
+            long recordLength = RecordHeader.recordLength(RecordHeader.length(word));
+            if (at + recordLength > length) {
+                throw new IllegalArgumentException("record " + RecordHeader.describe(word) + " ends past its run");
+            }
+            at += recordLength;
+            records++;
+        }
+        if (records != count) {
+            throw new IllegalArgumentException("a run of " + records + " records announced as " + count);
+        }
+        return source.get(WORD_IN_COPY, offset);
     }
 
     /** Whether {@code word} is the padding word that ends a file (format: docs/queue-design.md, "Records"). */

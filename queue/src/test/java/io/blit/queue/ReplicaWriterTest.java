@@ -16,6 +16,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.IntSupplier;
+import java.util.Random;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -64,6 +67,67 @@ class ReplicaWriterTest {
         }
         copy(1_000, Long.MAX_VALUE);
         assertIdenticalFiles();
+    }
+
+    @Test
+    void copiesRunsOfEverySizeByteForByteAcrossRollsAndAnAbandonedRecord() throws IOException {
+        appendMarketData(0, 2_000, 700);
+        Random random = new Random(7);
+        assertEquals(2_001, copyRuns(0, () -> 8 + random.nextInt(4_000)), "2,000 messages, one abandoned index");
+        assertIdenticalFiles();
+    }
+
+    @Test
+    void resumesAfterAWriterKilledInTheMiddleOfARun() throws IOException {
+        appendMarketData(0, 1_500, -1);
+        copy(0, 1_000);
+        // a killed writer's run: every byte of records 1000..1009 but the first header word
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
+             RecordStream stream = queue.recordStream(1_000)) {
+            assertEquals(RecordStream.FILE, stream.pollRun(10 * 160));
+            assertEquals(RecordStream.RUN, stream.pollRun(10 * 160));
+            MemorySegment run = Arena.ofAuto().allocate(stream.runLength());
+            stream.copyRun(run, 0);
+            long[] files = SegmentFiles.list(replica);
+            try (FileChannel channel = FileChannel.open(SegmentFiles.path(replica, files[files.length - 1]),
+                    StandardOpenOption.WRITE)) {
+                channel.write(run.asSlice(8).asByteBuffer(), stream.runPosition() + 8);
+            }
+        }
+        try (ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            assertEquals(1_000, writer.nextIndex(), "records behind an empty first word are not held");
+        }
+        int[] sizes = {3 * 160, 5_000}; // other run boundaries than the killed writer's
+        int[] call = {0};
+        copyRuns(1_000, () -> sizes[call[0]++ % 2]);
+        assertIdenticalFiles();
+    }
+
+    @Test
+    void refusesARunThatDoesNotHoldWhatItAnnouncesAndWritesNothing() throws IOException {
+        appendMarketData(0, 100, -1);
+        copy(0, 10);
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
+             RecordStream stream = queue.recordStream(10);
+             ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            assertEquals(RecordStream.FILE, stream.pollRun(4 * 160));
+            writer.startFile(stream.fileHeader());
+            assertEquals(RecordStream.RUN, stream.pollRun(4 * 160));
+            assertEquals(4, stream.runCount());
+            MemorySegment run = Arena.ofAuto().allocate(stream.runLength());
+            stream.copyRun(run, 0);
+            long at = stream.runPosition();
+            long length = stream.runLength();
+            assertThrows(IllegalArgumentException.class, () -> writer.writeRun(10, at, run, 0, length, 5));
+            assertThrows(IllegalArgumentException.class, () -> writer.writeRun(10, at, run, 0, length - 8, 4));
+            assertThrows(IllegalStateException.class, () -> writer.writeRun(11, at, run, 0, length, 4));
+            assertThrows(IllegalStateException.class, () -> writer.writeRun(10, at + 8, run, 0, length, 4));
+            MemorySegment claimed = Arena.ofAuto().allocate(length).copyFrom(run);
+            claimed.set(ValueLayout.JAVA_LONG_UNALIGNED, 152, 0L); // the second record's word (152-byte records): empty
+            assertThrows(IllegalArgumentException.class, () -> writer.writeRun(10, at, claimed, 0, length, 4));
+            assertEquals(10, writer.nextIndex(), "nothing was written");
+            assertEquals(14, writer.writeRun(10, at, run, 0, length, 4));
+        }
     }
 
     @Test
@@ -146,6 +210,32 @@ class ReplicaWriterTest {
                     assertEquals(stream.index(), writer.nextIndex());
                     writer.write(stream.word(), stream.payload());
                     records += stream.isPadding() ? 0 : 1;
+                }
+            }
+        }
+    }
+
+    /** As {@link #copy} to the end, in runs of at most {@code maxRunBytes.getAsInt()} bytes each. */
+    private long copyRuns(long from, IntSupplier maxRunBytes) {
+        long records = 0;
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
+             RecordStream stream = queue.recordStream(from);
+             ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            while (true) {
+                int event = stream.pollRun(maxRunBytes.getAsInt());
+                if (event == RecordStream.NONE) {
+                    return records;
+                }
+                if (event == RecordStream.FILE) {
+                    writer.startFile(stream.fileHeader());
+                } else if (event == RecordStream.RUN) {
+                    MemorySegment run = Arena.ofAuto().allocate(stream.runLength());
+                    stream.copyRun(run, 0);
+                    writer.writeRun(stream.index(), stream.runPosition(), run, 0, stream.runLength(), stream.runCount());
+                    records += stream.runCount();
+                } else {
+                    assertTrue(stream.isPadding());
+                    writer.write(stream.word(), stream.payload());
                 }
             }
         }

@@ -38,8 +38,7 @@ public final class Replica implements AutoCloseable {
     private final SecureRandom random = new SecureRandom();
     private final Thread thread;
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[16 << 10]);
-    private byte[] scratch = new byte[4096];
-    private MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
+    private final BufferView view = new BufferView();
     private Subscription data;
     private ExclusivePublication control;
     private ReplicaWriter writer;
@@ -231,21 +230,24 @@ public final class Replica implements AutoCloseable {
     private void applyBatch(DirectBuffer buffer, int offset, int length) {
         int count = buffer.getInt(offset + Wire.BATCH_COUNT, Wire.ORDER);
         int at = offset + Wire.BATCH_ENTRIES;
+        int end = offset + length;
         try {
             for (int i = 0; i < count; i++) {
                 int kind = buffer.getInt(at, Wire.ORDER);
                 int size = buffer.getInt(at + 4, Wire.ORDER);
+                int entryEnd = Wire.entryEnd(buffer, at, end);
                 if (kind == Wire.ENTRY_FILE) {
                     byte[] header = new byte[size];
                     buffer.getBytes(at + Wire.FILE_BYTES, header);
                     writer.startFile(header);
-                    at += Wire.FILE_BYTES + Wire.align8(size);
+                } else if (kind == Wire.ENTRY_RUN) {
+                    applyRun(buffer, at, size, entryEnd - at - Wire.RUN_BYTES);
                 } else {
                     long index = buffer.getLong(at + Wire.RECORD_INDEX, Wire.ORDER);
                     long word = buffer.getLong(at + Wire.RECORD_WORD, Wire.ORDER);
                     applyRecord(index, word, buffer, at + Wire.RECORD_PAYLOAD, size);
-                    at += Wire.RECORD_PAYLOAD + Wire.align8(size);
                 }
+                at = entryEnd;
             }
         } catch (IllegalStateException | IllegalArgumentException diverged) {
             LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": " + diverged.getMessage() + "; resubscribing");
@@ -263,12 +265,23 @@ public final class Replica implements AutoCloseable {
         if (index > next) {
             throw new IllegalStateException("a gap: record " + index + " arrived, the replica expects " + next);
         }
-        if (scratch.length < size) {
-            scratch = new byte[Math.max(size, scratch.length * 2)];
-            scratchSegment = MemorySegment.ofArray(scratch);
+        MemorySegment payload = view.view(buffer, payloadAt, size);
+        writer.write(word, payload, view.offset(), size);
+    }
+
+    private void applyRun(DirectBuffer buffer, int at, int count, int length) {
+        long index = buffer.getLong(at + Wire.RUN_INDEX, Wire.ORDER);
+        long position = buffer.getLong(at + Wire.RUN_POSITION, Wire.ORDER);
+        long next = writer.nextIndex();
+        if (index + count <= next) {
+            return; // held already (the stream restarted before it)
         }
-        buffer.getBytes(payloadAt, scratch, 0, size);
-        writer.write(word, scratchSegment, 0, size);
+        if (index != next) {
+            throw new IllegalStateException("a run of indices " + index + " to " + (index + count - 1)
+                    + " arrived, the replica expects " + next);
+        }
+        MemorySegment bytes = view.view(buffer, at + Wire.RUN_BYTES, length);
+        writer.writeRun(index, position, bytes, view.offset(), length, count);
     }
 
     /** Stops following and closes the replica's files and Aeron client. */

@@ -131,7 +131,8 @@ final class SourceSession implements Runnable {
         int at = Wire.BATCH_ENTRIES;
         int count = 0;
         while (at < options.batchBytes()) {
-            int event = stream.poll();
+            // a run fills the batch's room, or is one record however long (ensure() grows the buffer for it)
+            int event = stream.pollRun(Math.max(options.batchBytes() - at - Wire.RUN_BYTES, 8));
             if (event == RecordStream.NONE) {
                 break;
             }
@@ -143,15 +144,22 @@ final class SourceSession implements Runnable {
                 buffer.putInt(at, Wire.ENTRY_FILE, Wire.ORDER);
                 buffer.putInt(at + 4, header.length, Wire.ORDER);
                 buffer.putBytes(at + Wire.FILE_BYTES, header);
-            } else {
-                int length = stream.payloadLength();
-                need = Wire.RECORD_PAYLOAD + Wire.align8(length);
+            } else if (event == RecordStream.RUN) {
+                need = Math.toIntExact(Wire.RUN_BYTES + stream.runLength());
+                ensure(at, need);
+                buffer.putInt(at, Wire.ENTRY_RUN, Wire.ORDER);
+                buffer.putInt(at + 4, stream.runCount(), Wire.ORDER);
+                buffer.putLong(at + Wire.RUN_INDEX, stream.index(), Wire.ORDER);
+                buffer.putLong(at + Wire.RUN_POSITION, stream.runPosition(), Wire.ORDER);
+                buffer.putLong(at + Wire.RUN_LENGTH, stream.runLength(), Wire.ORDER);
+                stream.copyRun(batchSegment, at + Wire.RUN_BYTES);
+            } else { // the padding word that ends a file
+                need = Wire.RECORD_PAYLOAD;
                 ensure(at, need);
                 buffer.putInt(at, Wire.ENTRY_RECORD, Wire.ORDER);
-                buffer.putInt(at + 4, length, Wire.ORDER);
+                buffer.putInt(at + 4, 0, Wire.ORDER);
                 buffer.putLong(at + Wire.RECORD_INDEX, stream.index(), Wire.ORDER);
                 buffer.putLong(at + Wire.RECORD_WORD, stream.word(), Wire.ORDER);
-                stream.copyPayload(batchSegment, at + Wire.RECORD_PAYLOAD);
             }
             at += need;
             count++;

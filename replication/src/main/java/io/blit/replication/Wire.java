@@ -13,7 +13,7 @@ import org.agrona.MutableDirectBuffer;
  */
 final class Wire {
     static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final int SUBSCRIBE = 1;
     static final int ACCEPT = 2;
@@ -55,6 +55,12 @@ final class Wire {
     static final int RECORD_PAYLOAD = 24;
     /** A file entry: kind, header length, header bytes. */
     static final int FILE_BYTES = 8;
+    /** A run entry: kind, record count, first index, file offset, length, the records' bytes as stored. */
+    static final int ENTRY_RUN = 3;
+    static final int RUN_INDEX = 8;
+    static final int RUN_POSITION = 16;
+    static final int RUN_LENGTH = 24;
+    static final int RUN_BYTES = 32;
 
     /** HEARTBEAT: type, pad, the source's next index to send. ACK: type, pad, replica id, committed, forced. */
     static final int HB_NEXT = 8;
@@ -69,6 +75,29 @@ final class Wire {
 
     static int align8(int length) {
         return (length + 7) & ~7;
+    }
+
+    /**
+     * The offset after the batch entry at {@code at}.
+     *
+     * @throws IllegalArgumentException if the entry's kind is unknown or it does not end by {@code limit}
+     */
+    static int entryEnd(DirectBuffer buffer, int at, int limit) {
+        int kind = at + FILE_BYTES <= limit ? buffer.getInt(at, ORDER) : -1;
+        if (kind == -1 || (kind == ENTRY_RUN && at + RUN_BYTES > limit)) {
+            throw new IllegalArgumentException("a batch entry at " + at + " past the message's end " + limit);
+        }
+        long end = switch (kind) {
+            case ENTRY_FILE -> at + (long) FILE_BYTES + align8(buffer.getInt(at + 4, ORDER));
+            case ENTRY_RECORD -> at + (long) RECORD_PAYLOAD + align8(buffer.getInt(at + 4, ORDER));
+            case ENTRY_RUN -> at + RUN_BYTES + buffer.getLong(at + RUN_LENGTH, ORDER);
+            default -> throw new IllegalArgumentException("a batch entry of unknown kind " + kind);
+        };
+        if (end < at || end > limit) {
+            throw new IllegalArgumentException("a batch entry at " + at + " ends at " + end + ", past the message's end "
+                    + limit);
+        }
+        return (int) end;
     }
 
     /** Writes {@code bytes} length-prefixed at {@code offset}; returns the offset after them. */
