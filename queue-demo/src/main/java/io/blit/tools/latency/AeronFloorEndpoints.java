@@ -10,7 +10,9 @@ import io.aeron.logbuffer.Header;
 import io.blit.core.BlockCopier;
 import io.blit.replication.IdleStrategies;
 import io.blit.tools.messages.BookUpdate;
+import java.io.IOException;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -27,6 +29,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class AeronFloorEndpoints {
     private static final int STREAM = 1001;
     private static final long CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How long a sender that has sent everything keeps its driver for a receiver that has not closed yet. */
+    private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** Created by the receiver when it closes: the sender may close its driver, nothing it sent is in flight. */
+    private static final String RECEIVED = "aeron-floor.received";
 
     private AeronFloorEndpoints() {
     }
@@ -46,8 +52,10 @@ final class AeronFloorEndpoints {
         private final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         private final ExclusivePublication publication;
         private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[payloadBytes()]);
+        private final Path dir;
 
         Sender(Path dir) {
+            this.dir = dir;
             publication = aeron.addExclusivePublication("aeron:udp?endpoint="
                     + ReplicationRendezvous.read(dir).control(), STREAM);
             long deadline = System.nanoTime() + CONNECT_TIMEOUT_NANOS;
@@ -73,8 +81,17 @@ final class AeronFloorEndpoints {
         public void pretouch(long bytes) {
         }
 
+        /**
+         * Waits until the receiver has closed (or {@link #DRAIN_TIMEOUT_NANOS}), then closes: the embedded driver
+         * stops sending the moment it closes, so closing at once would lose what a lagging receiver has not received
+         * yet (the consumer would then wait for messages that never come).
+         */
         @Override
         public void close() {
+            long deadline = System.nanoTime() + DRAIN_TIMEOUT_NANOS;
+            while (!Files.exists(dir.resolve(RECEIVED)) && System.nanoTime() < deadline && publication.isConnected()) {
+                LockSupport.parkNanos(1_000_000);
+            }
             CloseHelper.closeAll(publication, aeron, driver);
         }
     }
@@ -87,8 +104,15 @@ final class AeronFloorEndpoints {
         private long sequence;
         private long intendedNanos;
         private int length;
+        private final Path dir;
 
         Receiver(Path dir) {
+            this.dir = dir;
+            try {
+                Files.deleteIfExists(dir.resolve(RECEIVED)); // an earlier receiver's, in a reused directory
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot prepare the Aeron floor in " + dir, e);
+            }
             subscription = aeron.addSubscription("aeron:udp?endpoint=" + ReplicationRendezvous.create(dir).control(),
                     STREAM);
         }
@@ -129,6 +153,11 @@ final class AeronFloorEndpoints {
         @Override
         public void close() {
             CloseHelper.closeAll(subscription, aeron, driver);
+            try {
+                Files.createFile(dir.resolve(RECEIVED));
+            } catch (IOException e) {
+                // the sender closes when its drain timeout ends or its receiver disconnects
+            }
         }
     }
 }
