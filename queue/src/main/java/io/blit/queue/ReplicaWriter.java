@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.queue.internal.BlankSegmentPreparer;
 import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
@@ -66,7 +67,8 @@ public final class ReplicaWriter implements AutoCloseable {
      *
      * @param source what the {@code replica-of} marker names (e.g. the source's address and directory)
      * @throws IllegalStateException   if {@code dir} holds a queue that is not a replica (it has files but no marker)
-     * @throws QueueCorruptedException if a file's header is invalid or a record points past its file's end
+     * @throws QueueCorruptedException if a file's header is invalid, a record points past its file's end, or clearing
+     *                                 what a killed writer left faults (the file system failed)
      */
     public static ReplicaWriter open(Path dir, String source) {
         Objects.requireNonNull(dir, "dir");
@@ -103,12 +105,31 @@ public final class ReplicaWriter implements AutoCloseable {
             position += RecordHeader.recordLength(file.checkedLength(word, position));
             ordinal++;
         }
-        if (!padded && position < file.size()) {
-            // what a writer killed during a run may have left behind the first empty word (see MAX_RUN_BYTES)
-            file.segment().asSlice(position, Math.min(MAX_RUN_BYTES, file.size() - position)).fill((byte) 0);
+        if (!padded) {
+            clearLeftovers();
         }
         nextIndex = first + ordinal;
         blanks.request(file.info().segmentSize());
+    }
+
+    /**
+     * Clears what a writer killed during a run may have left behind the first empty word (see
+     * {@link #MAX_RUN_BYTES}): only the words that are not zero, so that the holes of a sparse file stay holes (a
+     * full file system can then still be opened).
+     */
+    private void clearLeftovers() {
+        MemorySegment segment = file.segment();
+        long end = Math.min(file.size(), position + MAX_RUN_BYTES);
+        try {
+            for (long at = position; at + Long.BYTES <= end; at += Long.BYTES) {
+                if (segment.get(ValueLayout.JAVA_LONG, at) != 0) {
+                    segment.set(ValueLayout.JAVA_LONG, at, 0);
+                }
+            }
+            MappedFaults.surfacePending();
+        } catch (InternalError fault) {
+            throw MappedFaults.translate(fault, file, position, true);
+        }
     }
 
     /** The index of the next record this replica expects, or -1 if it holds no file yet (it takes any first file). */
@@ -129,6 +150,8 @@ public final class ReplicaWriter implements AutoCloseable {
      *                                 finished (no padding word and room for a record), or the replica's file of
      *                                 that index has another header (another queue)
      * @throws QueueCorruptedException if the header is invalid
+     * @throws java.io.UncheckedIOException if the file cannot be created (e.g. the file system is full: every page of
+     *                                 a replica's file is allocated when it is created; nothing is written then)
      */
     public void startFile(byte[] header) {
         long first = SegmentHeader.firstIndexOf(header);
@@ -164,11 +187,15 @@ public final class ReplicaWriter implements AutoCloseable {
         blanks.request(segmentSize);
     }
 
-    /** The file of {@code header} under a temporary name: the prepared blank completed, or (if none) a sparse file. */
+    /**
+     * The file of {@code header} under a temporary name: the prepared blank completed, or (if none) one zero-filled
+     * now. Every page of a replica's file is allocated before a record is written into it, so a full file system
+     * fails here, with {@link java.io.UncheckedIOException} ("No space left on device"), not in a write to the mapping.
+     */
     private Path prepared(long first, long segmentSize, byte[] header) {
         Path blank = blanks.take(segmentSize);
-        if (blank == null) {
-            return SegmentFiles.prepare(dir, first, segmentSize, header, false);
+        if (blank == null) { // zero-filled here: a sparse file on a full file system would fault on the first write
+            return SegmentFiles.prepare(dir, first, segmentSize, header, true);
         }
         try {
             SegmentFiles.completeBlank(blank, header);
@@ -198,6 +225,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws IllegalStateException    if no file is open or the current one ended; if the record does not fit in
      *                                  the file or its header word is not empty (this replica diverged)
      * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's
+     * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
+     *                                  the file was truncated or failed): the record's word is not stored
      */
     public long write(long word, MemorySegment payload) {
         return write(word, payload, 0, payload.byteSize());
@@ -240,9 +269,15 @@ public final class ReplicaWriter implements AutoCloseable {
             padded = true;
             return nextIndex;
         }
-        MemorySegment.copy(source, offset, segment, position + RecordHeader.LENGTH, length);
-        RecordHeader.storeRelease(segment, position, word);
-        Checkpoints.record(segment, ordinal, position);
+        try {
+            MemorySegment.copy(source, offset, segment, position + RecordHeader.LENGTH, length);
+            MappedFaults.surfacePending(); // a faulted copy (no space for a page) must not get its word
+            RecordHeader.storeRelease(segment, position, word);
+            Checkpoints.record(segment, ordinal, position);
+            MappedFaults.surfacePending();
+        } catch (InternalError fault) {
+            throw MappedFaults.translate(fault, file, position, true);
+        }
         long index = nextIndex;
         position += recordLength;
         ordinal++;
@@ -270,6 +305,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws IllegalArgumentException if a header word in the run is not a final record word, the records do not
      *                                  fill it exactly, their number is not {@code count}, or a run of two or more
      *                                  records is longer than {@link #MAX_RUN_BYTES}
+     * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
+     *                                  the file was truncated or failed): the run's first word is not stored
      */
     public long writeRun(long index, long position, MemorySegment source, long offset, long length, int count) {
         if (file == null || padded) {
@@ -293,12 +330,18 @@ public final class ReplicaWriter implements AutoCloseable {
             throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
                     + " is written already (" + RecordHeader.describe(held) + ")");
         }
-        MemorySegment.copy(source, offset + RecordHeader.LENGTH, segment, position + RecordHeader.LENGTH,
-                length - RecordHeader.LENGTH);
-        RecordHeader.storeRelease(segment, position, first);
-        for (long at = 0; at < length; ordinal++) {
-            Checkpoints.record(segment, ordinal, position + at);
-            at += RecordHeader.recordLength(RecordHeader.length(source.get(WORD_IN_COPY, offset + at)));
+        try {
+            MemorySegment.copy(source, offset + RecordHeader.LENGTH, segment, position + RecordHeader.LENGTH,
+                    length - RecordHeader.LENGTH);
+            MappedFaults.surfacePending(); // a faulted copy (no space for a page) must not get its word
+            RecordHeader.storeRelease(segment, position, first);
+            for (long at = 0; at < length; ordinal++) {
+                Checkpoints.record(segment, ordinal, position + at);
+                at += RecordHeader.recordLength(RecordHeader.length(source.get(WORD_IN_COPY, offset + at)));
+            }
+            MappedFaults.surfacePending();
+        } catch (InternalError fault) {
+            throw MappedFaults.translate(fault, file, position, true);
         }
         this.position += length;
         nextIndex += count;

@@ -5,6 +5,7 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
+import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.ReplicaWriter;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -82,6 +83,15 @@ public final class Replica implements AutoCloseable {
         return refusal;
     }
 
+    /**
+     * Why the replica stopped other than by a refusal or {@link #close()} (e.g. its file system is full: a
+     * {@link io.blit.queue.QueueCorruptedException} naming the file and offset; what it committed stays, and a restart
+     * resumes there), or null.
+     */
+    public RuntimeException failure() {
+        return failure;
+    }
+
     /** Whether the replica's thread still runs. */
     public boolean running() {
         return thread.isAlive();
@@ -136,8 +146,9 @@ public final class Replica implements AutoCloseable {
                 idle.idle(work);
             }
         } catch (RuntimeException e) {
-            failure = e;
-            LOG.log(System.Logger.Level.ERROR, "replica " + dir + " stopped", e);
+            stop(e);
+        } catch (InternalError e) { // a fault the queue did not translate: still a stop with a reason, not a silent death
+            stop(new IllegalStateException("replica " + dir + ": " + e.getMessage(), e));
         }
     }
 
@@ -178,7 +189,27 @@ public final class Replica implements AutoCloseable {
         }
     }
 
+    /**
+     * Aeron's {@code Image.poll} hands an exception thrown here to its error handler and goes on polling, so nothing
+     * may escape: a failure of the replica's own files (or anything unforeseen) stops the replica with that reason.
+     */
     private void onData(DirectBuffer buffer, int offset, int length, Header header) {
+        try {
+            dispatch(buffer, offset, length, header);
+        } catch (RuntimeException e) {
+            stop(e);
+        } catch (InternalError e) { // a fault the queue did not translate
+            stop(new IllegalStateException("replica " + dir + ": " + e.getMessage(), e));
+        }
+    }
+
+    private void stop(RuntimeException reason) {
+        failure = reason;
+        running = false;
+        LOG.log(System.Logger.Level.ERROR, "replica " + dir + " stopped", reason);
+    }
+
+    private void dispatch(DirectBuffer buffer, int offset, int length, Header header) {
         int type = buffer.getInt(offset, Wire.ORDER);
         if (type == Wire.ACCEPT || type == Wire.REFUSE) {
             onReply(type, buffer, offset, length, header);
@@ -249,12 +280,15 @@ public final class Replica implements AutoCloseable {
                 }
                 at = entryEnd;
             }
+        } catch (QueueCorruptedException storage) {
+            throw storage; // the replica's own files failed: it stops (onData); a restart resumes
         } catch (IllegalStateException | IllegalArgumentException diverged) {
             LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": " + diverged.getMessage() + "; resubscribing");
             streaming = false;
             nonce = null;
+        } finally {
+            held = writer.nextIndex(); // what the entries before a failing one wrote is held
         }
-        held = writer.nextIndex();
     }
 
     private void applyRecord(long index, long word, DirectBuffer buffer, int payloadAt, int size) {

@@ -117,6 +117,36 @@ class ReplicationTest {
     }
 
     /** The tests' source options: an embedded driver, the tests' secret. */
+    @Test
+    void aReplicaServesAFurtherReplicaByteForByte(@TempDir Path chained) throws Exception {
+        String control = Ports.loopback();
+        String chainControl = Ports.loopback();
+        try (BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL)) {
+            Appender<Tick> appender = queue.appender();
+            Tick tick = new Tick();
+            for (long n = 0; n < 30_000; n++) {
+                appender.append(tick.fillFor(n));
+            }
+            try (ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET));
+                 Replica first = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
+                first.awaitIndex(1, Duration.ofSeconds(30)); // the replica holds a file: it can be served
+                try (ReplicationSource relay = ReplicationSource.start(replica, SourceOptions.of(chainControl, SECRET));
+                     Replica second = Replica.start(chained,
+                             ReplicaOptions.of(chainControl, Ports.loopback(), SECRET))) {
+                    for (long n = 30_000; n < 60_000; n++) {
+                        appender.append(tick.fillFor(n));
+                    }
+                    second.awaitIndex(60_000, Duration.ofSeconds(60));
+                    relay.awaitReplicated(59_999, 1, Duration.ofSeconds(5));
+                }
+            }
+            appender.close();
+        }
+        assertTrue(segmentNames(source).length >= 3, "the chain crosses rolls");
+        assertSameFiles(source, replica);
+        assertSameFiles(source, chained);
+    }
+
     static SourceOptions options(String control) {
         return SourceOptions.of(control, SECRET);
     }

@@ -78,7 +78,8 @@ final class FollowCommand implements Callable<Integer> {
                     return QueueCli.CHECK_FAILED;
                 }
                 if (!replica.running()) {
-                    err.println("error: the replica stopped (see its log)");
+                    err.println("error: the replica stopped: " + (replica.failure() == null ? "see its log"
+                            : CliSupport.oneLine(String.valueOf(replica.failure().getMessage()))));
                     return QueueCli.CHECK_FAILED;
                 }
                 long held = Math.max(0, replica.nextIndex());

@@ -84,7 +84,7 @@ public final class QueueErrors {
         String now = fileSize < 0 ? "is gone" : "is now " + fileSize + " bytes";
         QueueCorruptedException corrupt = new QueueCorruptedException(file, position, "memory fault while "
                 + (writing ? "writing" : "reading") + " the record at this offset of the mapped file, which "
-                + now + " (its header says " + segmentSize + "): truncated or failing under a live mapping");
+                + now + " (its header says " + segmentSize + "): truncated, out of space or failing under a live mapping");
         corrupt.initCause(cause);
         return corrupt;
     }

@@ -132,8 +132,8 @@ public final class SegmentFiles {
     /**
      * Writes the complete file of {@code firstIndex} under this thread's temporary name
      * ({@code <name>.tmp-<pid>-<thread id>}), which no reader or appender looks at: the header, forced to storage
-     * with the file's full (sparse) size, then, if {@code zeroFill}, zeros over the whole record area. Zero-filling
-     * puts every page of the file in the page cache with its blocks reserved, so that an appender's first write to
+     * with the file's full (sparse) size, then, if {@code zeroFill}, zeros over everything after the header
+     * (checkpoint slots and records). Zero-filling puts every page of the file in the page cache with its blocks reserved, so that an appender's first write to
      * a page of its mapping later is a minor fault instead of allocating, zeroing and reserving the page (see
      * {@code docs/queue-performance.md}). The zeros are not forced: a crash leaves holes, which read as the same
      * zeros. On failure the temporary is deleted.
@@ -161,7 +161,7 @@ public final class SegmentFiles {
     /**
      * Writes a blank file of {@code segmentSize} bytes under this thread's temporary name
      * ({@code segment-blank.blitq.tmp-<pid>-<thread id>}): its full (sparse) size forced to storage, then zeros over
-     * its record area, not forced (see {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}). A replica
+     * all of it, not forced (see {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}). A replica
      * prepares it before it knows the next file's header; {@link #completeBlank} writes that header, and
      * {@link #publish} gives it its name.
      *
@@ -205,8 +205,10 @@ public final class SegmentFiles {
                 channel.write(ByteBuffer.allocate(1), segmentSize - 1); // sparse extension to full size
                 channel.force(true);
                 if (zeroFill) {
+                    // from the header's end: the checkpoint slots behind it are written later too, and on a full
+                    // file system a write to a page that was never allocated faults
                     ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
-                    for (long at = SegmentHeader.RECORDS_START; at < segmentSize; at += ZERO_CHUNK) {
+                    for (long at = header == null ? 0 : header.length; at < segmentSize; at += ZERO_CHUNK) {
                         zeros.clear().limit((int) Math.min(ZERO_CHUNK, segmentSize - at));
                         writeFully(channel, zeros, at);
                     }
