@@ -1,6 +1,7 @@
 package io.blit.tools.latency;
 
 import io.aeron.Aeron;
+import io.aeron.AeronCounters;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
@@ -10,15 +11,14 @@ import io.aeron.logbuffer.Header;
 import io.blit.core.BlockCopier;
 import io.blit.replication.IdleStrategies;
 import io.blit.tools.messages.BookUpdate;
-import java.io.IOException;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
 
 /**
  * {@link MessageKind#AERON_FLOOR}: no queue, one Aeron message of a BookUpdate's size per message over UDP on the
@@ -29,10 +29,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class AeronFloorEndpoints {
     private static final int STREAM = 1001;
     private static final long CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
-    /** How long a sender that has sent everything keeps its driver for a receiver that has not closed yet. */
+    /** How long a closing sender waits for its driver to send what it has offered. */
     private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
-    /** Created by the receiver when it closes: the sender may close its driver, nothing it sent is in flight. */
-    private static final String RECEIVED = "aeron-floor.received";
+    /** How long a closing sender keeps its driver after everything is sent, to answer a receiver's NAKs. */
+    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private AeronFloorEndpoints() {
     }
@@ -52,10 +52,8 @@ final class AeronFloorEndpoints {
         private final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         private final ExclusivePublication publication;
         private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[payloadBytes()]);
-        private final Path dir;
 
         Sender(Path dir) {
-            this.dir = dir;
             publication = aeron.addExclusivePublication("aeron:udp?endpoint="
                     + ReplicationRendezvous.read(dir).control(), STREAM);
             long deadline = System.nanoTime() + CONNECT_TIMEOUT_NANOS;
@@ -82,17 +80,33 @@ final class AeronFloorEndpoints {
         }
 
         /**
-         * Waits until the receiver has closed (or {@link #DRAIN_TIMEOUT_NANOS}), then closes: the embedded driver
-         * stops sending the moment it closes, so closing at once would lose what a lagging receiver has not received
-         * yet (the consumer would then wait for messages that never come).
+         * Closes once its driver has sent everything offered (its sender position counter reached the publication's
+         * position) and lingered for retransmissions: the embedded driver stops sending the moment it closes, and a
+         * receiver that lags holds its window back, so closing at once loses what is not sent yet (the consumer then
+         * waits for messages that never come).
          */
         @Override
         public void close() {
             long deadline = System.nanoTime() + DRAIN_TIMEOUT_NANOS;
-            while (!Files.exists(dir.resolve(RECEIVED)) && System.nanoTime() < deadline && publication.isConnected()) {
+            long offered = publication.position();
+            while (publication.isConnected() && senderPosition() < offered && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(1_000_000);
             }
+            LockSupport.parkNanos(LINGER_NANOS);
             CloseHelper.closeAll(publication, aeron, driver);
+        }
+
+        /** The driver's sender position of this publication (bytes sent), or {@code Long.MAX_VALUE} if not found. */
+        private long senderPosition() {
+            CountersReader counters = aeron.countersReader();
+            long[] position = {Long.MAX_VALUE};
+            counters.forEach((counterId, typeId, key, label) -> {
+                if (typeId == AeronCounters.DRIVER_SENDER_POSITION_TYPE_ID
+                        && key.getLong(0) == publication.registrationId()) {
+                    position[0] = counters.getCounterValue(counterId);
+                }
+            });
+            return position[0];
         }
     }
 
@@ -104,15 +118,8 @@ final class AeronFloorEndpoints {
         private long sequence;
         private long intendedNanos;
         private int length;
-        private final Path dir;
 
         Receiver(Path dir) {
-            this.dir = dir;
-            try {
-                Files.deleteIfExists(dir.resolve(RECEIVED)); // an earlier receiver's, in a reused directory
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException("cannot prepare the Aeron floor in " + dir, e);
-            }
             subscription = aeron.addSubscription("aeron:udp?endpoint=" + ReplicationRendezvous.create(dir).control(),
                     STREAM);
         }
@@ -153,11 +160,6 @@ final class AeronFloorEndpoints {
         @Override
         public void close() {
             CloseHelper.closeAll(subscription, aeron, driver);
-            try {
-                Files.createFile(dir.resolve(RECEIVED));
-            } catch (IOException e) {
-                // the sender closes when its drain timeout ends or its receiver disconnects
-            }
         }
     }
 }
