@@ -25,6 +25,8 @@ module io.blit.tools {
     exports io.blit.tools.latency;
     exports io.blit.tools.messages;
     exports io.blit.tools.report;
+    // Peer kinds of the latency harness (the benchmarks module's chronicle), found with ServiceLoader.
+    uses io.blit.tools.latency.LatencyKind;
     // Lets Blit generate field-access code for the messages (CopyEngine.GENERATED) instead of
     // falling back to the slower word loop.
     opens io.blit.tools.messages to io.blit.core;

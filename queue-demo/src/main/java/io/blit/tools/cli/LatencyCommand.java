@@ -8,6 +8,7 @@ import io.blit.tools.latency.IntervalLog;
 import io.blit.tools.latency.LatencyChart;
 import io.blit.tools.latency.LatencyJson;
 import io.blit.tools.latency.LatencyResult;
+import io.blit.tools.latency.LatencyKind;
 import io.blit.tools.latency.MessageKind;
 import io.blit.tools.latency.ProcessMode;
 import io.blit.tools.latency.ReportTable;
@@ -50,8 +51,9 @@ final class LatencyCommand {
      * @throws BadInputException  if {@code --dir} is no directory
      */
     static int run(boolean demo, LatencyOptions options, CommandLine cli, PrintStream out, PrintStream err) {
-        List<MessageKind> kinds = options.kinds != null ? options.kinds.list()
-                : demo ? List.of(MessageKind.FLOOR, MessageKind.TC, MessageKind.NORMAL) : List.of(MessageKind.TC);
+        List<LatencyKind> kinds = options.kinds != null ? options.kinds.list()
+                : demo ? List.<LatencyKind>of(MessageKind.FLOOR, MessageKind.TC, MessageKind.NORMAL)
+                        : List.<LatencyKind>of(MessageKind.TC);
         String mode = (options.mode != null ? options.mode : demo ? LatencyOptions.Mode.PROCESS
                 : LatencyOptions.Mode.THREAD).cliName();
         // The demo's rate is one both kinds sustain here (a new ObjectInputStream costs ~10 us of CPU a message), so
@@ -72,7 +74,7 @@ final class LatencyCommand {
             throw new BadInputException("--dir: no such directory: " + parent);
         }
         List<RunPlan> plans = new ArrayList<>();
-        for (MessageKind kind : kinds) {
+        for (LatencyKind kind : kinds) {
             long total = warmup + count * runs;
             long segmentSize = options.segmentSize != null ? options.segmentSize : autoSegmentSize(kind, total);
             if (segmentSize > MAX_SEGMENT) {
@@ -116,8 +118,10 @@ final class LatencyCommand {
                 out.flush();
                 long start = System.nanoTime();
                 Path dir = work.resolve("queue-" + plan.kind().cliName());
-                LatencyResult result = mode.equals("thread") ? ThreadMode.run(plan, dir)
-                        : ProcessMode.run(plan, dir, work, pin, live);
+                // A kind with JVM flags of its own (a peer's) runs its threads in a JVM with those flags.
+                LatencyResult result = !mode.equals("thread") ? ProcessMode.run(plan, dir, work, pin, live)
+                        : plan.kind().childJvmFlags().isEmpty() ? ThreadMode.run(plan, dir)
+                        : ProcessMode.runThreadsInOwnJvm(plan, dir, work, live);
                 deleteTree(dir);
                 out.printf(Locale.ROOT, "done in %.1f s%n", (System.nanoTime() - start) / 1e9);
                 out.flush();
@@ -227,12 +231,12 @@ final class LatencyCommand {
      *
      * @throws IllegalArgumentException for an unknown or repeated kind, worded to follow the option's name
      */
-    static List<MessageKind> kinds(String value) {
-        List<MessageKind> kinds = new ArrayList<>();
+    static List<LatencyKind> kinds(String value) {
+        List<LatencyKind> kinds = new ArrayList<>();
         for (String name : value.equals("both") ? List.of("tc", "normal") : List.of(value.split(","))) {
-            MessageKind kind;
+            LatencyKind kind;
             try {
-                kind = MessageKind.parse(name.strip());
+                kind = LatencyKind.parse(name.strip());
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("names an " + e.getMessage(), e);
             }
@@ -248,7 +252,7 @@ final class LatencyCommand {
      * A segment size that holds the whole run in one file (so the producer never creates a file while measuring),
      * with 1/8 slack, rounded up to 4096, at most 1 GiB (a longer run rolls to further files).
      */
-    static long autoSegmentSize(MessageKind kind, long totalMessages) {
+    static long autoSegmentSize(LatencyKind kind, long totalMessages) {
         long record = (8 + kind.payloadBytes(totalMessages) + 7) & ~7L;
         double bytes = 64 * 1024 + totalMessages * (double) record * 1.125;
         long size = (long) Math.min(MAX_AUTO_SEGMENT, bytes);

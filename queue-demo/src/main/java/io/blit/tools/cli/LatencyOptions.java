@@ -1,7 +1,7 @@
 package io.blit.tools.cli;
 
 import io.blit.queue.WaitStrategy;
-import io.blit.tools.latency.MessageKind;
+import io.blit.tools.latency.LatencyKind;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -78,7 +78,7 @@ final class LatencyOptions {
     }
 
     /** The kinds of {@code --kind}, in the order given, each once. */
-    record Kinds(List<MessageKind> list) {
+    record Kinds(List<LatencyKind> list) {
         Kinds {
             list = List.copyOf(list);
         }

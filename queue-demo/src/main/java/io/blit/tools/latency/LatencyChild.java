@@ -14,6 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * LatencyChild consumer QUEUE_DIR READY_FILE RESULT_FILE PLAN...   opens a tailer, maps and warms the first file,
  *                                                                  writes READY_FILE, receives, writes RESULT_FILE
  * LatencyChild producer QUEUE_DIR READY_FILE RESULT_FILE PLAN...   waits for READY_FILE, then sends
+ * LatencyChild threads  QUEUE_DIR READY_FILE RESULT_FILE PLAN...   thread mode in this JVM, writes RESULT_FILE
+ *                                                                  (a kind with JVM flags of its own: ProcessMode)
  * </pre>
  *
  * PLAN is {@link RunPlan#toArgs()}. Exit code 0 on success, 1 with a stack trace on the error stream otherwise.
@@ -30,7 +32,7 @@ public final class LatencyChild {
         try {
             List<String> list = Arrays.asList(args);
             if (list.size() != 4 + RunPlan.ARG_COUNT) {
-                throw new IllegalArgumentException("usage: LatencyChild consumer|producer QUEUE_DIR READY_FILE "
+                throw new IllegalArgumentException("usage: LatencyChild consumer|producer|threads QUEUE_DIR READY_FILE "
                         + "RESULT_FILE PLAN(" + RunPlan.ARG_COUNT + " values); got " + list);
             }
             Path dir = Path.of(args[1]);
@@ -40,6 +42,8 @@ public final class LatencyChild {
             switch (args[0]) {
                 case "consumer" -> consume(plan, dir, ready, result);
                 case "producer" -> produce(plan, dir, ready);
+                case "threads" -> HistogramFiles.write(result,
+                        ThreadMode.run(plan, dir).runs().toArray(new org.HdrHistogram.Histogram[0]));
                 default -> throw new IllegalArgumentException("unknown role '" + args[0] + "'");
             }
         } catch (Throwable t) {

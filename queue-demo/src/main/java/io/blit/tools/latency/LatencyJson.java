@@ -34,7 +34,7 @@ public final class LatencyJson {
     /**
      * What one object of the file says: a kind's figures per run.
      *
-     * @param kind the kind's command-line name ({@link MessageKind#cliName()})
+     * @param kind the kind's command-line name ({@link LatencyKind#cliName()})
      * @param mode {@code thread} or {@code process}
      * @param rate messages per second
      * @param runs the figures of each measured run, in run order

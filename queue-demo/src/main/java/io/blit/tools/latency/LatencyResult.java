@@ -12,7 +12,7 @@ import org.HdrHistogram.Histogram;
  * @param rate   messages per second
  * @param runs   one histogram per measured run, in run order
  */
-public record LatencyResult(MessageKind kind, String mode, long rate, List<Histogram> runs) {
+public record LatencyResult(LatencyKind kind, String mode, long rate, List<Histogram> runs) {
     /**
      * @throws IllegalArgumentException if there is no run or a run recorded nothing
      */

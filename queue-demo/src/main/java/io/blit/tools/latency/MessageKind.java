@@ -6,11 +6,9 @@ import io.blit.core.BlockCopier;
 import io.blit.queue.BlitQueue;
 import io.blit.tools.messages.MarketData;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.stream.Collectors;
 
-/** The message kinds the latency harness can send, each with its command-line name. */
-public enum MessageKind {
+/** Blit's own message kinds of the latency harness, each with its command-line name ({@link LatencyKind}). */
+public enum MessageKind implements LatencyKind {
     /** Trivially copyable {@link BookUpdate}: one Blit block copy each way. */
     TC("tc", "trivially copyable BookUpdate") {
         @Override
@@ -105,6 +103,11 @@ public enum MessageKind {
      */
     FLOOR("floor", "floor (no queue: one shared cache line per message)") {
         @Override
+        public boolean usesBlitQueue() {
+            return false;
+        }
+
+        @Override
         public MessageSender sender(Path dir, BlitQueue.Options options) {
             return new FloorEndpoints.Sender(dir);
         }
@@ -132,34 +135,25 @@ public enum MessageKind {
      * The name on the command line and in the JSON: {@code tc}, {@code normal}, {@code md}, {@code replicated},
      * {@code aeron-floor}, {@code floor}.
      */
+    @Override
     public String cliName() {
         return cliName;
     }
 
-    /** A human-readable description for report titles. */
+    @Override
     public String description() {
         return description;
     }
 
     /** Opens (creating if needed) the queue in {@code dir} and an appender on it ({@link #FLOOR}: its ring). */
+    @Override
     public abstract MessageSender sender(Path dir, BlitQueue.Options options);
 
     /** Opens (creating if needed) the queue in {@code dir} and a tailer at its start ({@link #FLOOR}: its ring). */
+    @Override
     public abstract MessageReceiver receiver(Path dir, BlitQueue.Options options);
 
     /** The payload size of message {@code sequence} (for the serialised kind, measured by serialising it). */
+    @Override
     public abstract long payloadBytes(long sequence);
-
-    /**
-     * @throws IllegalArgumentException naming the valid names if {@code name} is none of them
-     */
-    public static MessageKind parse(String name) {
-        for (MessageKind kind : values()) {
-            if (kind.cliName.equals(name)) {
-                return kind;
-            }
-        }
-        throw new IllegalArgumentException("unknown message kind '" + name + "' (expected one of "
-                + Arrays.stream(values()).map(MessageKind::cliName).collect(Collectors.joining(", ")) + ")");
-    }
 }

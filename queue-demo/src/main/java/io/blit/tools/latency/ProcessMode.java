@@ -74,6 +74,45 @@ public final class ProcessMode {
         return new LatencyResult(plan.kind(), "process", plan.rate(), runs);
     }
 
+    /**
+     * Thread mode for a kind that brings JVM flags of its own ({@link LatencyKind#childJvmFlags()}, a peer library's):
+     * the producer and consumer threads run in one child JVM started with those flags, so that they never reach the
+     * harness's JVM or another kind's, and the child hands back its histograms like a process-mode consumer.
+     *
+     * @throws IllegalStateException if the child fails (its output in the message) or does not finish in time
+     */
+    public static LatencyResult runThreadsInOwnJvm(RunPlan plan, Path dir, Path work, List<Process> live)
+            throws InterruptedException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String classPath = System.getProperty("java.class.path", "");
+        Path result = work.resolve(plan.kind().cliName() + ".histograms");
+        Path log = work.resolve(plan.kind().cliName() + "-threads.log");
+        Process child = start(command(java, classPath, "threads", dir, work.resolve(plan.kind().cliName() + ".ready"),
+                result, plan, null), log, live);
+        try {
+            long deadline = System.nanoTime() + LatencyChild.READY_TIMEOUT_NANOS + 2 * plan.durationNanos() + SLACK_NANOS;
+            while (child.isAlive()) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("the " + plan.kind().cliName() + " threads did not finish in time");
+                }
+                child.waitFor(20, TimeUnit.MILLISECONDS);
+            }
+            if (child.exitValue() != 0) {
+                throw failed("thread-mode child", child, log);
+            }
+        } finally {
+            child.destroyForcibly();
+            child.waitFor();
+            live.remove(child);
+        }
+        List<org.HdrHistogram.Histogram> runs = HistogramFiles.read(result);
+        if (runs.size() != plan.runs()) {
+            throw new IllegalStateException(result + " holds " + runs.size() + " runs, expected " + plan.runs());
+        }
+        return new LatencyResult(plan.kind(), "thread", plan.rate(), runs);
+    }
+
     /** Whether {@code pin} takes effect here: {@code taskset} on the PATH and at least two CPUs. */
     public static boolean canPin() {
         if (Runtime.getRuntime().availableProcessors() < 2) {
@@ -103,7 +142,9 @@ public final class ProcessMode {
         command.addAll(List.of(java, "--sun-misc-unsafe-memory-access=allow",
                 "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
                 // Replication's idle strategy (docs/replication.md) as this JVM has it, for both children.
-                passThrough(IdleStrategies.PROPERTY), "-cp", classPath,
+                passThrough(IdleStrategies.PROPERTY)));
+        command.addAll(plan.kind().childJvmFlags()); // a peer library's flags, on its own children only
+        command.addAll(List.of("-cp", classPath,
                 LatencyChild.class.getName(), role, dir.toString(), ready.toString(), result.toString()));
         command.addAll(plan.toArgs());
         return command;
@@ -119,7 +160,7 @@ public final class ProcessMode {
         }
     }
 
-    private static void awaitBoth(Process producer, Process consumer, long deadline, Path work, MessageKind kind)
+    private static void awaitBoth(Process producer, Process consumer, long deadline, Path work, LatencyKind kind)
             throws InterruptedException {
         while (producer.isAlive() || consumer.isAlive()) {
             if (!producer.isAlive() && producer.exitValue() != 0) {

@@ -18,7 +18,7 @@ import java.util.List;
  * @param waitStrategy how the consumer waits between polls
  * @param segmentSize  size of the queue's segment files (bytes; a multiple of 4096)
  */
-public record RunPlan(MessageKind kind, long rate, long warmup, long count, int runs, WaitStrategy waitStrategy,
+public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int runs, WaitStrategy waitStrategy,
                       long segmentSize) {
     /** Upper bound on the messages of one plan, so that {@code sequence * 1e9} never overflows. */
     public static final long MAX_MESSAGES = 1_000_000_000L;
@@ -77,19 +77,19 @@ public record RunPlan(MessageKind kind, long rate, long warmup, long count, int 
     }
 
     /** The same plan for another kind. */
-    public RunPlan withKind(MessageKind other) {
+    public RunPlan withKind(LatencyKind other) {
         return new RunPlan(other, rate, warmup, count, runs, waitStrategy, segmentSize);
     }
 
     /** The arguments that {@link #parseArgs} turns back into this plan (for a child process). */
     public List<String> toArgs() {
-        return List.of(kind.name(), Long.toString(rate), Long.toString(warmup), Long.toString(count),
+        return List.of(kind.cliName(), Long.toString(rate), Long.toString(warmup), Long.toString(count),
                 Integer.toString(runs), waitStrategy.name(), Long.toString(segmentSize));
     }
 
     /** The plan written by {@link #toArgs}, from {@code args[from]} on. */
     public static RunPlan parseArgs(List<String> args, int from) {
-        return new RunPlan(MessageKind.valueOf(args.get(from)), Long.parseLong(args.get(from + 1)),
+        return new RunPlan(LatencyKind.parse(args.get(from)), Long.parseLong(args.get(from + 1)),
                 Long.parseLong(args.get(from + 2)), Long.parseLong(args.get(from + 3)),
                 Integer.parseInt(args.get(from + 4)), WaitStrategy.valueOf(args.get(from + 5)),
                 Long.parseLong(args.get(from + 6)));

@@ -66,6 +66,20 @@ class HarnessTest {
     }
 
     @Test
+    void aKindWithFlagsOfItsOwnRunsInJvmsWithThoseFlagsInBothModes() throws Exception {
+        LatencyKind flagged = LatencyKind.parse("flagged-test"); // a service, like benchmarks.jar's chronicle
+        assertEquals(null, System.getProperty(FlaggedTestKind.PROPERTY), "the flag stays off the harness's JVM");
+        List<Process> live = Collections.synchronizedList(new ArrayList<>());
+        Path work = Files.createDirectories(dir.resolve("work"));
+        RunPlan plan = new RunPlan(flagged, 20_000, 1_000, 1_500, 2, WaitStrategy.BUSY_SPIN, SEGMENT);
+        assertSaneRuns(ProcessMode.runThreadsInOwnJvm(plan, dir.resolve("threads"), work, live), flagged, "thread");
+        assertSaneRuns(ProcessMode.run(plan, dir.resolve("processes"), work, false, live), flagged, "process");
+        assertTrue(live.isEmpty(), "children removed once finished");
+        IllegalStateException here = assertThrows(IllegalStateException.class, () -> ThreadMode.run(plan, dir.resolve("here")));
+        assertTrue(here.getMessage().contains(FlaggedTestKind.PROPERTY), here.getMessage());
+    }
+
+    @Test
     void processModeReportsAFailedChildWithItsOutput() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
         List<Process> live = Collections.synchronizedList(new ArrayList<>());
@@ -192,6 +206,10 @@ class HarnessTest {
     }
 
     static void assertSane(LatencyResult result, MessageKind kind, String mode) {
+        assertSaneRuns(result, kind, mode);
+    }
+
+    static void assertSaneRuns(LatencyResult result, LatencyKind kind, String mode) {
         assertEquals(kind, result.kind());
         assertEquals(mode, result.mode());
         assertEquals(20_000, result.rate());

@@ -120,12 +120,15 @@ class MessageKindsTest {
 
     @Test
     void parsesCommandLineNamesAndNamesTheValidOnes() {
-        assertEquals(MessageKind.TC, MessageKind.parse("tc"));
-        assertEquals(MessageKind.NORMAL, MessageKind.parse("normal"));
-        assertEquals(MessageKind.MARKET_DATA, MessageKind.parse("md"));
-        assertEquals(MessageKind.FLOOR, MessageKind.parse("floor"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MessageKind.parse("fast"));
+        assertEquals(MessageKind.TC, LatencyKind.parse("tc"));
+        assertEquals(MessageKind.NORMAL, LatencyKind.parse("normal"));
+        assertEquals(MessageKind.MARKET_DATA, LatencyKind.parse("md"));
+        assertEquals(MessageKind.FLOOR, LatencyKind.parse("floor"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LatencyKind.parse("fast"));
         assertTrue(e.getMessage().contains("'fast'") && e.getMessage().contains("tc, normal, md, replicated, aeron-floor, floor"), e.getMessage());
+        // the tools jar has no peer kind: chronicle comes with benchmarks.jar, and the error says so
+        IllegalArgumentException peer = assertThrows(IllegalArgumentException.class, () -> LatencyKind.parse("chronicle"));
+        assertTrue(peer.getMessage().contains("--with-peers"), peer.getMessage());
     }
 
     @Test
