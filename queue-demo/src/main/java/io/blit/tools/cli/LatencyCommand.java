@@ -131,6 +131,7 @@ final class LatencyCommand {
             for (LatencyResult result : results) {
                 out.println(ReportTable.format(result.kind().description() + ", " + mode + " mode, "
                         + String.format(Locale.ROOT, "%,d", result.rate()) + " msg/s", result));
+                out.println(result.placement());
             }
             printRatio(results, out);
             for (LatencyResult result : results) {
@@ -175,6 +176,11 @@ final class LatencyCommand {
                 out.printf(Locale.ROOT, "median p50: %s %s us / %s %s us = %.1fx%n", other.kind().cliName(),
                         ReportTable.micros(Math.round(other.medianP50())), base.kind().cliName(),
                         ReportTable.micros(Math.round(base.medianP50())), other.medianP50() / base.medianP50());
+                if (!(other.kind() instanceof MessageKind)) { // a peer: Blit's share of its figures
+                    out.printf(Locale.ROOT, "%s / %s: p50 %.2f, p99 %.2f (medians of the runs)%n", base.kind().cliName(),
+                            other.kind().cliName(), base.medianP50() / other.medianP50(),
+                            medianP99(base) / medianP99(other));
+                }
             }
         }
         results.stream().filter(r -> r.kind() == MessageKind.FLOOR).findFirst().ifPresent(floor -> {
@@ -185,6 +191,13 @@ final class LatencyCommand {
                         signedMicros(Math.round(other.medianP50() - floor.medianP50())));
             }
         });
+    }
+
+    /** The median over the runs of each run's p99, in nanoseconds. */
+    private static double medianP99(LatencyResult result) {
+        double[] p99 = result.runs().stream().mapToDouble(h -> h.getValueAtPercentile(99.0)).sorted().toArray();
+        int mid = p99.length / 2;
+        return p99.length % 2 == 1 ? p99[mid] : (p99[mid - 1] + p99[mid]) / 2;
     }
 
     /** {@link ReportTable#micros} with a minus sign for a negative difference (a loaded machine can make one). */

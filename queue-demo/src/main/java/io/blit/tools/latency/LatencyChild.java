@@ -25,6 +25,9 @@ public final class LatencyChild {
     static final long READY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
     private static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(60);
 
+    /** The line a producer or consumer child prints last: the CPUs its loop ran on ({@link Placement}). */
+    static final String CPUS_PREFIX = "ran on CPU(s) ";
+
     private LatencyChild() {
     }
 
@@ -40,10 +43,19 @@ public final class LatencyChild {
             Path result = Path.of(args[3]);
             RunPlan plan = RunPlan.parseArgs(list, 4);
             switch (args[0]) {
-                case "consumer" -> consume(plan, dir, ready, result);
-                case "producer" -> produce(plan, dir, ready);
-                case "threads" -> HistogramFiles.write(result,
-                        ThreadMode.run(plan, dir).runs().toArray(new org.HdrHistogram.Histogram[0]));
+                case "consumer" -> {
+                    consume(plan, dir, ready, result);
+                    System.out.println(CPUS_PREFIX + Placement.takeCpus("consumer"));
+                }
+                case "producer" -> {
+                    produce(plan, dir, ready);
+                    System.out.println(CPUS_PREFIX + Placement.takeCpus("producer"));
+                }
+                case "threads" -> {
+                    LatencyResult threads = ThreadMode.run(plan, dir);
+                    HistogramFiles.write(result, threads.runs().toArray(new org.HdrHistogram.Histogram[0]));
+                    System.out.println(threads.placement());
+                }
                 default -> throw new IllegalArgumentException("unknown role '" + args[0] + "'");
             }
         } catch (Throwable t) {

@@ -11,8 +11,14 @@ import org.HdrHistogram.Histogram;
  * @param mode   {@code "thread"} or {@code "process"}
  * @param rate   messages per second
  * @param runs   one histogram per measured run, in run order
+ * @param placement what the harness knows of where it ran ({@link Placement}), one line
  */
-public record LatencyResult(LatencyKind kind, String mode, long rate, List<Histogram> runs) {
+public record LatencyResult(LatencyKind kind, String mode, long rate, List<Histogram> runs, String placement) {
+    /** A result with no placement known. */
+    public LatencyResult(LatencyKind kind, String mode, long rate, List<Histogram> runs) {
+        this(kind, mode, rate, runs, "placement: unknown");
+    }
+
     /**
      * @throws IllegalArgumentException if there is no run or a run recorded nothing
      */

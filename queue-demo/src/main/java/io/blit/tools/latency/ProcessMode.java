@@ -71,7 +71,9 @@ public final class ProcessMode {
         if (runs.size() != plan.runs()) {
             throw new IllegalStateException(result + " holds " + runs.size() + " runs, expected " + plan.runs());
         }
-        return new LatencyResult(plan.kind(), "process", plan.rate(), runs);
+        return new LatencyResult(plan.kind(), "process", plan.rate(), runs, Placement.describe(
+                lastLine(work.resolve(plan.kind().cliName() + "-producer.log"), LatencyChild.CPUS_PREFIX),
+                lastLine(work.resolve(plan.kind().cliName() + "-consumer.log"), LatencyChild.CPUS_PREFIX)));
     }
 
     /**
@@ -110,7 +112,17 @@ public final class ProcessMode {
         if (runs.size() != plan.runs()) {
             throw new IllegalStateException(result + " holds " + runs.size() + " runs, expected " + plan.runs());
         }
-        return new LatencyResult(plan.kind(), "thread", plan.rate(), runs);
+        return new LatencyResult(plan.kind(), "thread", plan.rate(), runs, "placement: " + lastLine(log, "placement: "));
+    }
+
+    /** What follows {@code prefix} on the last line of {@code log} that starts with it, or "unknown". */
+    private static String lastLine(Path log, String prefix) {
+        try (java.util.stream.Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
+            return lines.filter(l -> l.startsWith(prefix)).reduce((a, b) -> b).map(l -> l.substring(prefix.length()))
+                    .orElse("unknown");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "unknown";
+        }
     }
 
     /** Whether {@code pin} takes effect here: {@code taskset} on the PATH and at least two CPUs. */

@@ -51,6 +51,7 @@ public final class ReceiveLoop {
         long count = plan.count();
         int attempt = 0;
         long intended = 0;
+        Placement.sample("consumer");
         for (long expected = 0; expected < total; ) {
             if (!receiver.poll()) {
                 if ((++attempt & 0xfff) == 0 && stop.getAsBoolean()) {
@@ -79,7 +80,11 @@ public final class ReceiveLoop {
             slots[(int) (((sequence - warmup) / count + 1) & measured)].recordValue(latency);
             expected++;
             attempt = 0;
+            if ((sequence & Placement.SAMPLE_MASK) == 0) {
+                Placement.sample("consumer"); // after the message is recorded
+            }
         }
+        Placement.sample("consumer");
         stampRuns(histograms, plan, intended - plan.offsetNanos(total - 1));
         return histograms;
     }

@@ -36,6 +36,7 @@ public final class SendLoop {
      */
     public static void run(MessageSender sender, RunPlan plan, long startNanos, BooleanSupplier stop) {
         long total = plan.total();
+        Placement.sample("producer");
         for (long sequence = 0; sequence < total; sequence++) {
             if ((sequence & 1023) == 0 && stop.getAsBoolean()) {
                 return;
@@ -48,6 +49,10 @@ public final class SendLoop {
                 }
             }
             sender.send(sequence, intended);
+            if ((sequence & Placement.SAMPLE_MASK) == 0) {
+                Placement.sample("producer"); // after the send: the next message is due an interval later
+            }
         }
+        Placement.sample("producer");
     }
 }

@@ -70,6 +70,7 @@ public final class ThreadMode {
         if (failure != null) {
             throw new IllegalStateException("the consumer failed: " + failure, failure);
         }
-        return new LatencyResult(plan.kind(), "thread", plan.rate(), List.of(histograms.get()));
+        return new LatencyResult(plan.kind(), "thread", plan.rate(), List.of(histograms.get()),
+                Placement.describe(Placement.takeCpus("producer"), Placement.takeCpus("consumer")));
     }
 }

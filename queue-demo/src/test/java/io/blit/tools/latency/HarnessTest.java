@@ -51,7 +51,11 @@ class HarnessTest {
 
     @Test
     void threadModeWorksWithParkingConsumer() throws Exception {
-        assertSane(ThreadMode.run(small(MessageKind.TC, WaitStrategy.PARK), dir.resolve("q")), MessageKind.TC, "thread");
+        LatencyResult result = ThreadMode.run(small(MessageKind.TC, WaitStrategy.PARK), dir.resolve("q"));
+        assertSane(result, MessageKind.TC, "thread");
+        // Linux says where each side ran: the harness prints it beside the table
+        assertTrue(result.placement().matches("placement: .+, clocksource \\S+; producer ran on CPU\\(s\\) [0-9,]+, "
+                + "consumer on CPU\\(s\\) [0-9,]+"), result.placement());
     }
 
     @ParameterizedTest
@@ -73,7 +77,10 @@ class HarnessTest {
         Path work = Files.createDirectories(dir.resolve("work"));
         RunPlan plan = new RunPlan(flagged, 20_000, 1_000, 1_500, 2, WaitStrategy.BUSY_SPIN, SEGMENT);
         assertSaneRuns(ProcessMode.runThreadsInOwnJvm(plan, dir.resolve("threads"), work, live), flagged, "thread");
-        assertSaneRuns(ProcessMode.run(plan, dir.resolve("processes"), work, false, live), flagged, "process");
+        LatencyResult processes = ProcessMode.run(plan, dir.resolve("processes"), work, false, live);
+        assertSaneRuns(processes, flagged, "process");
+        assertTrue(processes.placement().matches(".*producer ran on CPU\\(s\\) [0-9,]+, consumer on CPU\\(s\\) [0-9,]+"),
+                processes.placement());
         assertTrue(live.isEmpty(), "children removed once finished");
         IllegalStateException here = assertThrows(IllegalStateException.class, () -> ThreadMode.run(plan, dir.resolve("here")));
         assertTrue(here.getMessage().contains(FlaggedTestKind.PROPERTY), here.getMessage());
