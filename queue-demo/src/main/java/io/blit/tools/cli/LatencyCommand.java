@@ -68,6 +68,10 @@ final class LatencyCommand {
         if (runs > 1000) {
             throw new ParameterException(cli, "--runs must be <= 1000");
         }
+        long rounds = positive(cli, "--rounds", options.rounds, 1);
+        if (rounds * runs > 1000) {
+            throw new ParameterException(cli, "--rounds x --runs must be <= 1000");
+        }
         WaitStrategy wait = options.wait != null ? options.wait : WaitStrategy.BUSY_SPIN;
         Path parent = options.dir != null ? options.dir : Path.of(System.getProperty("java.io.tmpdir"));
         if (!Files.isDirectory(parent)) {
@@ -88,7 +92,7 @@ final class LatencyCommand {
             }
         }
         try {
-            return execute(demo, mode, options.pin, plans, parent, options.json, out);
+            return execute(demo, mode, options.pin, plans, (int) rounds, parent, options.json, out);
         } catch (IllegalStateException e) {
             out.println();
             out.flush();
@@ -97,36 +101,41 @@ final class LatencyCommand {
         }
     }
 
-    private static int execute(boolean demo, String mode, boolean pin, List<RunPlan> plans, Path parent, Path json,
-                               PrintStream out) {
+    private static int execute(boolean demo, String mode, boolean pin, List<RunPlan> plans, int rounds, Path parent,
+                               Path json, PrintStream out) {
         Path work = createTempDirectory(parent);
         List<Process> live = Collections.synchronizedList(new ArrayList<>());
         Thread cleanup = new Thread(() -> cleanUp(live, work), "blit-latency-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             RunPlan first = plans.getFirst();
-            out.printf(Locale.ROOT, "%s: %s mode, %,d msg/s, %,d warm-up + %d runs x %,d messages per kind, consumer "
+            out.printf(Locale.ROOT, "%s: %s mode, %,d msg/s, %s%,d warm-up + %d runs x %,d messages per kind, consumer "
                             + "wait %s; JDK %s, %d CPUs%s%n", demo ? "Blit latency demo" : "bench", mode, first.rate(),
-                    first.warmup(), first.runs(), first.count(), first.waitStrategy(), Runtime.version(),
-                    Runtime.getRuntime().availableProcessors(), pinNote(mode, pin));
+                    rounds > 1 ? rounds + " rounds of " : "", first.warmup(), first.runs(), first.count(),
+                    first.waitStrategy(), Runtime.version(), Runtime.getRuntime().availableProcessors(), pinNote(mode, pin));
             out.println("queue files in " + work + " (deleted at the end)");
-            List<LatencyResult> results = new ArrayList<>();
-            for (int i = 0; i < plans.size(); i++) {
-                RunPlan plan = plans.get(i);
-                out.printf(Locale.ROOT, "[%d/%d] %s: %,d messages, about %.1f s ... ", i + 1, plans.size(),
-                        plan.kind().description(), plan.total(), plan.durationNanos() / 1e9);
-                out.flush();
-                long start = System.nanoTime();
-                Path dir = work.resolve("queue-" + plan.kind().cliName());
-                // A kind with JVM flags of its own (a peer's) runs its threads in a JVM with those flags.
-                LatencyResult result = !mode.equals("thread") ? ProcessMode.run(plan, dir, work, pin, live)
-                        : plan.kind().childJvmFlags().isEmpty() ? ThreadMode.run(plan, dir)
-                        : ProcessMode.runThreadsInOwnJvm(plan, dir, work, live);
-                deleteTree(dir);
-                out.printf(Locale.ROOT, "done in %.1f s%n", (System.nanoTime() - start) / 1e9);
-                out.flush();
-                results.add(result);
+            List<List<LatencyResult>> byKind = new ArrayList<>();
+            plans.forEach(p -> byKind.add(new ArrayList<>()));
+            int step = 0;
+            for (int round = 0; round < rounds; round++) {
+                for (int i = 0; i < plans.size(); i++) {
+                    RunPlan plan = plans.get(i);
+                    out.printf(Locale.ROOT, "[%d/%d] %s: %,d messages, about %.1f s ... ", ++step, plans.size() * rounds,
+                            plan.kind().description(), plan.total(), plan.durationNanos() / 1e9);
+                    out.flush();
+                    long start = System.nanoTime();
+                    Path dir = work.resolve("queue-" + plan.kind().cliName());
+                    // A kind with JVM flags of its own (a peer's) runs its threads in a JVM with those flags.
+                    LatencyResult result = !mode.equals("thread") ? ProcessMode.run(plan, dir, work, pin, live)
+                            : plan.kind().childJvmFlags().isEmpty() ? ThreadMode.run(plan, dir)
+                            : ProcessMode.runThreadsInOwnJvm(plan, dir, work, live);
+                    deleteTree(dir);
+                    out.printf(Locale.ROOT, "done in %.1f s%n", (System.nanoTime() - start) / 1e9);
+                    out.flush();
+                    byKind.get(i).add(result);
+                }
             }
+            List<LatencyResult> results = byKind.stream().map(LatencyCommand::merged).toList();
             out.println();
             for (LatencyResult result : results) {
                 out.println(ReportTable.format(result.kind().description() + ", " + mode + " mode, "
@@ -141,7 +150,7 @@ final class LatencyCommand {
                 LatencyJson.write(json, results);
                 Path svg = chartFile(json);
                 LatencyChart.write(svg, mode + " mode, " + String.format(Locale.ROOT, "%,d", first.rate())
-                        + " msg/s, " + first.runs() + " runs x " + String.format(Locale.ROOT, "%,d", first.count())
+                        + " msg/s, " + rounds * first.runs() + " runs x " + String.format(Locale.ROOT, "%,d", first.count())
                         + " messages merged per kind; JDK " + Runtime.version(), results);
                 Path hlog = IntervalLog.fileFor(json);
                 IntervalLog.write(hlog, results);
@@ -191,6 +200,22 @@ final class LatencyCommand {
                         signedMicros(Math.round(other.medianP50() - floor.medianP50())));
             }
         });
+    }
+
+    /** One kind's rounds as one result: their runs in order, and where each round ran. */
+    private static LatencyResult merged(List<LatencyResult> rounds) {
+        LatencyResult first = rounds.getFirst();
+        if (rounds.size() == 1) {
+            return first;
+        }
+        List<org.HdrHistogram.Histogram> runs = new ArrayList<>();
+        StringBuilder placement = new StringBuilder();
+        for (int r = 0; r < rounds.size(); r++) {
+            runs.addAll(rounds.get(r).runs());
+            placement.append(r == 0 ? "" : "\n").append("round ").append(r + 1).append(' ')
+                    .append(rounds.get(r).placement());
+        }
+        return new LatencyResult(first.kind(), first.mode(), first.rate(), runs, placement.toString());
     }
 
     /** The median over the runs of each run's p99, in nanoseconds. */

@@ -40,6 +40,12 @@ final class LatencyOptions {
     @Option(names = "--runs", paramLabel = "K", description = "measured runs (default 5, at most 1000)")
     Long runs;
 
+    @Option(names = "--rounds", paramLabel = "N", description = "run every kind N times in turn (default 1), each "
+            + "round with its own warm-up and --runs runs; a kind's table then has N x K runs. Rounds spread each kind "
+            + "over the whole invocation, so that a machine whose core-to-core latency changes over time (a VM whose "
+            + "vCPUs the host moves) treats the kinds alike")
+    Long rounds;
+
     @Option(names = "--warmup", paramLabel = "W", description = "warm-up messages, not recorded (bench's default "
             + "200000: at 100,000 msg/s the JIT was still compiling the send and receive paths 0.7 s after the "
             + "first message)")
