@@ -8,7 +8,8 @@
 #   queue-demo/run-latency.sh --quick        5 runs x 20,000 messages instead, to try it out
 #   queue-demo/run-latency.sh --with-peers   the floor, Blit's tc and Chronicle Queue's chronicle kind instead, from
 #                                            benchmarks.jar (the peer is a dependency of the benchmarks only; its JVM
-#                                            flags go on its own JVMs); writes latency-peers-{thread,process}.*
+#                                            flags go on its own JVMs), in 3 rounds of 5 runs each, the kinds in
+#                                            turn; writes latency-peers-{thread,process}.* and latency-peers.txt
 #
 # Builds queue-demo.jar if needed (tests skipped) and runs it with the JDK 25 that Maven's toolchain
 # discovery finds: no java path or JAVA_HOME needed.
@@ -37,7 +38,7 @@ fi
     for mode in thread process; do
         if $peers; then
             ./mvnw -q -B -DskipTests -Dblit.bench.smoke.skip=true -pl benchmarks -am -Ppeers \
-                -Dpeers.args="io.blit.tools.cli.QueueCli bench --kind floor,tc,chronicle --mode $mode --rate 100000 --warmup 200000 --runs 5 --count $count --json $results/latency-peers-$mode.json" \
+                -Dpeers.args="io.blit.tools.cli.QueueCli bench --kind floor,tc,chronicle --mode $mode --rate 100000 --warmup 200000 --runs 5 --rounds 3 --count $count --json $results/latency-peers-$mode.json" \
                 package
         else
             ./mvnw -q -B -DskipTests -pl queue-demo -am -Platency \
