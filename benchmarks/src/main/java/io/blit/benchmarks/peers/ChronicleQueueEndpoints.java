@@ -12,7 +12,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
  * Sender and receiver of the {@code chronicle} kind: one Chronicle Queue in the kind's directory, written by an
  * {@link ExcerptAppender} ({@code writeBytes} of a {@link ChronicleBookUpdate}) and read by an {@link ExcerptTailer}
  * ({@code readBytes}), the way Chronicle's documentation writes low-latency trivially copyable messages. Settings:
- * the builder's defaults (a daily roll cycle, so no file is created while measuring). No pre-touching: in the open
+ * the builder's defaults (FAST_DAILY roll cycle, 64 MiB blocks: no new file while measuring). No pre-touching: in the open
  * source Chronicle Queue 2026.4, {@link ExcerptAppender#pretouch()} recurses until the stack overflows
  * ({@code PretouchUtil$PretouchFactoryEmpty.createPretoucher} calls {@code ChronicleQueue.createPretoucher}, which
  * calls it back; pre-touching is an Enterprise feature there), so its first pass over each page faults it in;

@@ -24,7 +24,7 @@ import picocli.CommandLine.Mixin;
  * MarketData ({@link ChronicleMarketData}: {@code writeBytes} of the trivially copyable block) into a fresh queue,
  * alone and with one tailer thread that reads every message ({@code readBytes}) and checks {@code securityId == n},
  * waiting with Chronicle's own {@link Pauser#balanced()} when it has caught up. The queue has the builder's
- * defaults (daily roll cycle, 64 MiB blocks): what Chronicle documents, no roll while measuring. Same warm-up,
+ * defaults (FAST_DAILY roll cycle, 64 MiB blocks): what Chronicle documents, no roll while measuring. Same warm-up,
  * same output lines as {@link QueueThroughput}, so {@link PeerThroughput} reads both. Runs in a JVM with
  * {@link io.blit.benchmarks.peers.ChronicleQueueKind#JVM_FLAGS}:
  * <pre>

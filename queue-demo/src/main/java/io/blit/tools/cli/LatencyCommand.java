@@ -186,7 +186,7 @@ final class LatencyCommand {
                         ReportTable.micros(Math.round(other.medianP50())), base.kind().cliName(),
                         ReportTable.micros(Math.round(base.medianP50())), other.medianP50() / base.medianP50());
                 if (!(other.kind() instanceof MessageKind)) { // a peer: Blit's share of its figures
-                    out.printf(Locale.ROOT, "%s / %s: p50 %.2f, p99 %.2f (medians of the runs)%n", base.kind().cliName(),
+                    out.printf(Locale.ROOT, "%s / %s: p50 %.3g, p99 %.3g (medians of the runs)%n", base.kind().cliName(),
                             other.kind().cliName(), base.medianP50() / other.medianP50(),
                             medianP99(base) / medianP99(other));
                 }
