@@ -45,6 +45,7 @@ public final class ProcessMode {
         }
         Path ready = work.resolve(plan.kind().cliName() + ".ready");
         Path result = work.resolve(plan.kind().cliName() + ".histograms");
+        deleteEarlier(ready, result); // an earlier round's: the producer must wait for this consumer's ready file
         boolean pinned = pin && canPin();
         Process consumer = start(command(java, classPath, "consumer", dir, ready, result, plan, pinned ? "1" : null),
                 work.resolve(plan.kind().cliName() + "-consumer.log"), live);
@@ -90,6 +91,7 @@ public final class ProcessMode {
         String classPath = System.getProperty("java.class.path", "");
         Path result = work.resolve(plan.kind().cliName() + ".histograms");
         Path log = work.resolve(plan.kind().cliName() + "-threads.log");
+        deleteEarlier(result);
         Process child = start(command(java, classPath, "threads", dir, work.resolve(plan.kind().cliName() + ".ready"),
                 result, plan, null), log, live);
         try {
@@ -113,6 +115,17 @@ public final class ProcessMode {
             throw new IllegalStateException(result + " holds " + runs.size() + " runs, expected " + plan.runs());
         }
         return new LatencyResult(plan.kind(), "thread", plan.rate(), runs, "placement: " + lastLine(log, "placement: "));
+    }
+
+    /** Deletes what an earlier round of the same kind left in the work directory. */
+    private static void deleteEarlier(Path... files) {
+        try {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot prepare the harness's work directory", e);
+        }
     }
 
     /** What follows {@code prefix} on the last line of {@code log} that starts with it, or "unknown". */

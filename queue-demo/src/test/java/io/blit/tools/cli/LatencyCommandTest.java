@@ -78,6 +78,21 @@ class LatencyCommandTest {
     }
 
     @Test
+    void roundsRunEveryKindInTurnAndMergeThemInBothModes() {
+        for (String mode : List.of("thread", "process")) {
+            Result bench = run("bench", "--kind", "floor,tc", "--mode", mode, "--rate", "20000", "--count", "500",
+                    "--runs", "2", "--rounds", "2", "--warmup", "500");
+            assertEquals(0, bench.code(), bench.out() + bench.err());
+            List<String> lines = bench.lines();
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("[4/4] trivially copyable BookUpdate")), bench.out());
+            assertEquals(2, lines.stream().filter(l -> l.matches("Percentile +run1 +run2 +run3 +run4 +% Variation"))
+                    .count(), "2 rounds x 2 runs per kind: " + bench.out());
+            assertEquals(4, lines.stream().filter(l -> l.matches("round [12] placement: .+")).count(), bench.out());
+        }
+        assertEquals(2, run("bench", "--rounds", "0").code());
+    }
+
+    @Test
     void demoTakesBenchOptionsAndRunsProcesses() throws IOException {
         Path queues = Files.createDirectories(tmp.resolve("queues"));
         Result demo = run("demo", "--kind", "tc", "--rate", "20000", "--count", "500", "--runs", "1",
