@@ -1,6 +1,8 @@
 package io.blit.benchmarks.peers;
 
+import io.blit.core.BlockCopier;
 import io.blit.queue.BlitQueue;
+import io.blit.tools.messages.BookUpdate;
 import io.blit.tools.latency.LatencyKind;
 import io.blit.tools.latency.MessageReceiver;
 import io.blit.tools.latency.MessageSender;
@@ -53,9 +55,14 @@ public final class ChronicleQueueKind implements LatencyKind {
         return new ChronicleQueueEndpoints.Receiver(dir);
     }
 
+    /**
+     * The BookUpdate block's length, as Blit measures it: the harness's own JVM asks, and Chronicle's classes (whose
+     * initialisation wants Chronicle's JVM flags) must not load there. {@link ChronicleBookUpdate} copies the same
+     * block.
+     */
     @Override
     public long payloadBytes(long sequence) {
-        return ChronicleBookUpdate.LENGTH;
+        return BlockCopier.of(BookUpdate.class).byteSize();
     }
 
     @Override
