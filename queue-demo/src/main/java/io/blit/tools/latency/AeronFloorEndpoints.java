@@ -1,6 +1,7 @@
 package io.blit.tools.latency;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.AeronCounters;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
@@ -41,14 +42,21 @@ final class AeronFloorEndpoints {
         return (int) BlockCopier.of(BookUpdate.class).byteSize();
     }
 
-    private static MediaDriver driver() {
-        // As a replication peer's embedded driver: one shared thread, idle as blit.replication.idle says.
-        return MediaDriver.launchEmbedded(new MediaDriver.Context().threadingMode(ThreadingMode.SHARED)
+    /**
+     * An embedded driver as a replication peer has one: one shared thread, idle as blit.replication.idle says. Its
+     * directory is named like replication's embedded drivers' ({@code <Aeron default>-blit-...}, here unique per
+     * driver), so that what a killed harness child leaves in /dev/shm is deleted by the next replication driver to
+     * start (docs/replication.md, "Configuration").
+     */
+    private static MediaDriver driver(String role) {
+        String dir = CommonContext.getAeronDirectoryName() + "-blit-floor-" + role + "-" + ProcessHandle.current().pid()
+                + "-" + Long.toHexString(System.nanoTime());
+        return MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir).threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(IdleStrategies.create()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
     }
 
     static final class Sender implements MessageSender {
-        private final MediaDriver driver = driver();
+        private final MediaDriver driver = driver("sender");
         private final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         private final ExclusivePublication publication;
         private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[payloadBytes()]);
@@ -111,7 +119,7 @@ final class AeronFloorEndpoints {
     }
 
     static final class Receiver implements MessageReceiver {
-        private final MediaDriver driver = driver();
+        private final MediaDriver driver = driver("receiver");
         private final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         private final Subscription subscription;
         private final FragmentHandler onMessage = this::onMessage;
