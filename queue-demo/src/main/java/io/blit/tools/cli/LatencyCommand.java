@@ -188,7 +188,7 @@ final class LatencyCommand {
                 if (!(other.kind() instanceof MessageKind)) { // a peer: Blit's share of its figures
                     out.printf(Locale.ROOT, "%s / %s: p50 %.3g, p99 %.3g (medians of the runs)%n", base.kind().cliName(),
                             other.kind().cliName(), base.medianP50() / other.medianP50(),
-                            medianP99(base) / medianP99(other));
+                            base.medianOfRuns(99.0) / other.medianOfRuns(99.0));
                 }
             }
         }
@@ -216,13 +216,6 @@ final class LatencyCommand {
                     .append(rounds.get(r).placement());
         }
         return new LatencyResult(first.kind(), first.mode(), first.rate(), runs, placement.toString());
-    }
-
-    /** The median over the runs of each run's p99, in nanoseconds. */
-    private static double medianP99(LatencyResult result) {
-        double[] p99 = result.runs().stream().mapToDouble(h -> h.getValueAtPercentile(99.0)).sorted().toArray();
-        int mid = p99.length / 2;
-        return p99.length % 2 == 1 ? p99[mid] : (p99[mid - 1] + p99[mid]) / 2;
     }
 
     /** {@link ReportTable#micros} with a minus sign for a negative difference (a loaded machine can make one). */

@@ -41,9 +41,17 @@ public record LatencyResult(LatencyKind kind, String mode, long rate, List<Histo
 
     /** The median over the runs of each run's p50, in nanoseconds (the mean of the middle two for an even count). */
     public double medianP50() {
-        long[] p50 = runs.stream().mapToLong(h -> h.getValueAtPercentile(50.0)).sorted().toArray();
-        int mid = p50.length / 2;
-        return p50.length % 2 == 1 ? p50[mid] : (p50[mid - 1] + p50[mid]) / 2.0;
+        return medianOfRuns(50.0);
+    }
+
+    /**
+     * The median over the runs of each run's value at {@code percentile}, in nanoseconds (the mean of the middle two
+     * for an even count).
+     */
+    public double medianOfRuns(double percentile) {
+        long[] values = runs.stream().mapToLong(h -> h.getValueAtPercentile(percentile)).sorted().toArray();
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2.0;
     }
 
     /** All runs merged into one histogram (for the chart). */

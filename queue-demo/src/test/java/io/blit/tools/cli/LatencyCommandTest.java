@@ -93,6 +93,16 @@ class LatencyCommandTest {
     }
 
     @Test
+    void aPeerKindGetsBlitsShareOfItsMedians() {
+        // flagged-test: a peer kind of the test class path (its threads run in a JVM with its own flag)
+        Result bench = run("bench", "--kind", "tc,flagged-test", "--rate", "20000", "--count", "500", "--runs", "1",
+                "--warmup", "500");
+        assertEquals(0, bench.code(), bench.out() + bench.err());
+        assertTrue(bench.lines().stream().anyMatch(l -> l.matches(
+                "tc / flagged-test: p50 [0-9.]+(e-?[0-9]+)?, p99 [0-9.]+(e-?[0-9]+)? \\(medians of the runs\\)")), bench.out());
+    }
+
+    @Test
     void demoTakesBenchOptionsAndRunsProcesses() throws IOException {
         Path queues = Files.createDirectories(tmp.resolve("queues"));
         Result demo = run("demo", "--kind", "tc", "--rate", "20000", "--count", "500", "--runs", "1",
