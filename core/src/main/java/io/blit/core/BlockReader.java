@@ -1,6 +1,9 @@
 package io.blit.core;
 
+import io.blit.core.internal.BlockTranslator;
+import io.blit.core.internal.ConfinedAccess;
 import io.blit.core.internal.CopyErrors;
+import io.blit.core.internal.GeneratedTranslators;
 import io.blit.core.internal.Translation;
 import io.blit.layout.FieldDescriptor;
 import io.blit.layout.LayoutComparison;
@@ -32,9 +35,15 @@ import java.util.Objects;
  *   <li><b>Different layouts, {@link LayoutPolicy#TRANSLATE}:</b> fields matched by name; a field both
  *       have is moved to the reader's offset (byte-swapped if the writer's byte order differs); a field
  *       only the reader has reads as zero ({@link #zeroedFields()}); a field only the writer has is
- *       ignored ({@link #ignoredFields()}). Cost: one bulk copy of the writer's block into a per-thread
- *       scratch array, one array copy per run of adjacent fields, then the normal bulk copy into the
- *       object (docs/cross-layout.md has the measurements).</li>
+ *       ignored ({@link #ignoredFields()}). How: code generated for this pair of layouts (once, cached
+ *       per reader class and writer layout) reads each field from its writer offset straight into the
+ *       field, with the copier's engine: direct field access and, for a native segment confined to the
+ *       reading thread, by address ({@link CopyEngine#GENERATED}), or the segment accessors only
+ *       ({@link CopyEngine#GENERATED_FFM}, e.g. under {@code --sun-misc-unsafe-memory-access=deny}); no
+ *       scratch memory, no allocation per read. A {@link CopyEngine#WORD_LOOP} copier, which generated
+ *       code cannot serve, translates through a per-thread scratch image instead: one bulk copy of the
+ *       writer's block, one array copy per run of adjacent fields, then its bulk copy into the object.
+ *       docs/cross-layout.md has the measurements.</li>
  *   <li><b>Different layouts, {@link LayoutPolicy#STRICT}:</b> refused at construction.</li>
  *   <li><b>Refused in both policies</b>, at construction, never per read: a field whose type changed,
  *       a writer layout with two fields of one name. {@link IncompatibleLayoutException} names the
@@ -42,34 +51,50 @@ import java.util.Objects;
  *   <li><b>Bounds.</b> A read consumes the <em>writer's</em> block, {@link #byteSize()} bytes, which may
  *       differ from the reader class's block length; a slot outside the segment throws
  *       {@link IndexOutOfBoundsException} before anything is read.</li>
- *   <li><b>Segment checks and atomicity</b> as {@link BlockCopier#readFrom}; a translated read reads
- *       the whole source block before it writes any field, so a read that fails leaves the target
- *       untouched.</li>
- *   <li><b>Thread-safety.</b> Immutable and thread-safe; a translating reader keeps a scratch image per
- *       reading thread (writer length plus reader length bytes), released with the reader or the thread.
- *       Build one reader per writer layout and reuse it. Memory ordering: as {@link BlockCopier}, none of
- *       its own.</li>
+ *   <li><b>Segment checks and atomicity</b> as {@link BlockCopier#readFrom}: bounds (of the writer's
+ *       block), liveness and confinement are checked before any field is written, so a read that fails
+ *       them leaves the target untouched; a shared arena closed by another thread during a read makes
+ *       it fail with {@code IllegalStateException}, possibly with some fields already read.</li>
+ *   <li><b>Thread-safety.</b> Immutable and thread-safe (a {@code WORD_LOOP} reader's scratch image is
+ *       per reading thread: writer length plus reader length bytes, released with the reader or the
+ *       thread). Build one reader per writer layout and reuse it; building another for the same pair
+ *       reuses the generated code. Memory ordering: as {@link BlockCopier}, none of its own.</li>
  * </ul>
  *
  * @param <T> the reading class
  */
 public final class BlockReader<T> {
+    /**
+     * Above this many fields a generated translator reads through the segment accessors only: C1 gives
+     * up on by-address code of hundreds of fields, which then runs interpreted until C2 compiles it (the
+     * copier uses its word loop there, which cannot translate).
+     */
+    private static final int BY_ADDRESS_MAX_FIELDS = 64;
+
     private final BlockCopier<T> copier;
     private final LayoutDescriptor writer;
     private final LayoutPolicy policy;
     private final LayoutComparison comparison;
+    /** The runs of a translation: the plan, described by toString; also the WORD_LOOP reader's way to read. */
     private final Translation translation;
+    /** Generated code for this pair, or null for an identical layout or a WORD_LOOP copier. */
+    private final BlockTranslator translator;
+    /** Whether the translator may read a confined native segment by address (GENERATED, not too wide). */
+    private final boolean byAddress;
     private final List<String> zeroed;
     private final List<String> ignored;
     private final int writerLength;
 
     private BlockReader(BlockCopier<T> copier, LayoutDescriptor writer, LayoutPolicy policy, LayoutComparison comparison,
-                        Translation translation, List<String> zeroed, List<String> ignored) {
+                        Translation translation, BlockTranslator translator, List<String> zeroed, List<String> ignored) {
         this.copier = copier;
         this.writer = writer;
         this.policy = policy;
         this.comparison = comparison;
         this.translation = translation;
+        this.translator = translator;
+        this.byAddress = translator != null && copier.engine() == CopyEngine.GENERATED
+                && copier.layout().fields().size() <= BY_ADDRESS_MAX_FIELDS;
         this.zeroed = List.copyOf(zeroed);
         this.ignored = List.copyOf(ignored);
         this.writerLength = writer.length();
@@ -106,7 +131,7 @@ public final class BlockReader<T> {
         ByteOrder readerOrder = reader.jvm().byteOrder();
         boolean sameOrder = writerOrder.equals(readerOrder);
         if (comparison.identical() && sameOrder) {
-            return new BlockReader<>(copier, writer, policy, comparison, null, List.of(), List.of());
+            return new BlockReader<>(copier, writer, policy, comparison, null, null, List.of(), List.of());
         }
         if (policy == LayoutPolicy.STRICT) {
             throw CopyErrors.strictRefusal(comparison, writerOrder, readerOrder);
@@ -121,8 +146,11 @@ public final class BlockReader<T> {
         List<Translation.Run> moves = new ArrayList<>();
         List<String> zeroed = new ArrayList<>();
         List<String> typeChanges = new ArrayList<>();
-        for (FieldDescriptor field : reader.fields()) {
+        int[] writerOffsets = new int[reader.fields().size()];
+        for (int i = 0; i < writerOffsets.length; i++) {
+            FieldDescriptor field = reader.fields().get(i);
             FieldDescriptor source = written.remove(field.name());
+            writerOffsets[i] = source == null ? -1 : source.offset() - writer.start();
             if (source == null) {
                 zeroed.add(field.name());
             } else if (source.type() != field.type()) {
@@ -136,8 +164,22 @@ public final class BlockReader<T> {
             throw CopyErrors.typesChanged(comparison, typeChanges);
         }
         List<String> ignored = writer.fields().stream().map(FieldDescriptor::name).filter(written::containsKey).toList();
-        Translation translation = Translation.of(moves, writer.length(), reader.length());
-        return new BlockReader<>(copier, writer, policy, comparison, translation, zeroed, ignored);
+        Translation translation = Translation.of(moves, writer.length(), reader.length()); // checks every move lies inside both blocks
+        return new BlockReader<>(copier, writer, policy, comparison, translation,
+                generatedTranslator(copier, writerOffsets, !sameOrder), zeroed, ignored);
+    }
+
+    /** The generated code for a GENERATED or GENERATED_FFM copier's class; null for WORD_LOOP (translated through scratch). */
+    private static BlockTranslator generatedTranslator(BlockCopier<?> copier, int[] writerOffsets, boolean swap) {
+        if (copier.engine() == CopyEngine.WORD_LOOP) {
+            return null;
+        }
+        try {
+            return GeneratedTranslators.cached(copier.layout(), writerOffsets, swap);
+        } catch (IllegalAccessException e) {
+            // Cannot happen for a copier that has generated code of its own (same class, same access); kept safe.
+            return null;
+        }
     }
 
     /**
@@ -163,7 +205,13 @@ public final class BlockReader<T> {
         if (target.getClass() != copier.type()) {
             throw CopyErrors.wrongClass(copier.type(), target);
         }
-        copier.readFrom(translation.translate(source, offset), 0, target);
+        if (translator == null) {
+            copier.readFrom(translation.translate(source, offset), 0, target);
+        } else if (byAddress && ConfinedAccess.addressable(source, false)) {
+            translator.readRaw(source.address() + offset, target);
+        } else {
+            translator.read(source, offset, target);
+        }
     }
 
     /** Bytes one block occupies in the source: the writer's block length. */
@@ -174,6 +222,11 @@ public final class BlockReader<T> {
     /** True if reads translate field by field; false if they are one bulk copy (identical layouts). */
     public boolean translates() {
         return translation != null;
+    }
+
+    /** The generated code of a translating reader, shared by every reader of the same pair; null otherwise (tests). */
+    BlockTranslator translator() {
+        return translator;
     }
 
     /** The layout the blocks were written with. */
@@ -208,7 +261,8 @@ public final class BlockReader<T> {
 
     @Override
     public String toString() {
-        String how = translation == null ? "bulk copy" : "translated, " + translation
+        String how = translation == null ? "bulk copy" : "translated" + (translator == null ? " through scratch, " : " by generated code, ")
+                + translation
                 + (zeroed.isEmpty() ? "" : ", zeroed " + zeroed) + (ignored.isEmpty() ? "" : ", ignored " + ignored);
         return "BlockReader[" + writer.className() + " " + writer.fingerprint() + " (" + writer.jvm().headerMode() + ") -> "
                 + copier.type().getName() + " " + comparison.reader().fingerprint() + ": " + how + "]";

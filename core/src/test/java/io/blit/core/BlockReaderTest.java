@@ -2,6 +2,8 @@ package io.blit.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,9 +13,11 @@ import io.blit.layout.FieldDescriptor;
 import io.blit.layout.FieldType;
 import io.blit.layout.JvmFacts;
 import io.blit.layout.LayoutDescriptor;
+import io.blit.layout.internal.UnsafeAccess;
 import io.blit.layout.shapes.Shapes;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -238,8 +242,65 @@ class BlockReaderTest {
         assertTrue(message.contains("two fields named 'time'"), message);
     }
 
+    /** The engines this JVM offers: all three, or only GENERATED_FFM when sun.misc.Unsafe memory access is denied. */
+    static Stream<CopyEngine> engines() {
+        return UnsafeAccess.memoryAccessAllowed() ? Stream.of(CopyEngine.values()) : Stream.of(CopyEngine.GENERATED_FFM);
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
+    void everyEngineTranslatesExactlyGeneratedCodeExceptTheWordLoopWhichUsesScratch(CopyEngine engine) {
+        for (Class<?> type : classes().toList()) {
+            LayoutDescriptor writer = reversed(descriptorOf(type));
+            BlockReader<?> reader = BlockReader.of(writer, BlockCopier.of(type, engine), LayoutPolicy.TRANSLATE);
+            String how = engine == CopyEngine.WORD_LOOP ? "translated through scratch" : "translated by generated code";
+            assertTrue(reader.toString().contains(how), reader.toString());
+            assertEveryRecordExact(reader);
+        }
+    }
+
     @Test
-    void concurrentTranslatedReadsUseTheirOwnScratch() throws Exception {
+    void readersOfOneWriterLayoutShareTheirGeneratedCode() {
+        LayoutDescriptor writer = reversed(descriptorOf(MixedSizes.class));
+        BlockReader<MixedSizes> first = BlockReader.of(writer, MixedSizes.class, LayoutPolicy.TRANSLATE);
+        BlockReader<MixedSizes> second = BlockReader.of(writer, MixedSizes.class, LayoutPolicy.TRANSLATE);
+        assertSame(first.translator(), second.translator());
+        assertNotNull(first.translator());
+    }
+
+    @ParameterizedTest
+    @MethodSource("engines")
+    void aGeneratedTranslatedReadAllocatesNothing(CopyEngine engine) {
+        if (engine == CopyEngine.WORD_LOOP) {
+            return; // its scratch is allocated once per thread, not per read; not what this test is about
+        }
+        LayoutDescriptor writer = reversed(descriptorOf(MixedSizes.class));
+        BlockReader<MixedSizes> reader = BlockReader.of(writer, BlockCopier.of(MixedSizes.class, engine), LayoutPolicy.TRANSLATE);
+        MixedSizes source = new MixedSizes();
+        DistinctValues.fill(source, 1);
+        MixedSizes target = new MixedSizes();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment confined = arena.allocate(writer.length());
+            MemorySegment.copy(image(writer, source), 0, confined, 0, writer.length());
+            MemorySegment heap = image(writer, source);
+            for (MemorySegment segment : List.of(confined, heap)) {
+                reader.readFrom(segment, 0, target); // first read: class initialisation, not per read
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < 100_000; i++) {
+                    reader.readFrom(segment, 0, target);
+                }
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                // Interpreted, then compiled: an allocation per read would be >= 1.6 MB here.
+                assertTrue(allocated < 16_384, engine + ", " + (segment.isNative() ? "confined native" : "heap")
+                        + " segment: 100,000 reads allocated " + allocated + " bytes");
+                assertEquals(List.of(), DistinctValues.mismatches(target, 1));
+            }
+        }
+    }
+
+    @Test
+    void concurrentTranslatedReadsDoNotInterfere() throws Exception {
         LayoutDescriptor writer = reversed(descriptorOf(MixedSizes.class));
         BlockReader<MixedSizes> reader = BlockReader.of(writer, MixedSizes.class, LayoutPolicy.TRANSLATE);
         List<MemorySegment> images = new ArrayList<>();
@@ -307,9 +368,14 @@ class BlockReaderTest {
     }
 
     /** Every record of {@link DistinctValues}, written under {@code writer}, reads back exactly into a dirty target. */
-    @SuppressWarnings("unchecked")
     private static <T> void assertEveryRecordExact(LayoutDescriptor writer, Class<T> type) {
-        BlockReader<T> reader = BlockReader.of(writer, type, LayoutPolicy.TRANSLATE);
+        assertEveryRecordExact(BlockReader.of(writer, type, LayoutPolicy.TRANSLATE));
+    }
+
+    /** As above, with {@code reader} (through a confined native segment: by address where the engine can). */
+    private static <T> void assertEveryRecordExact(BlockReader<T> reader) {
+        Class<T> type = reader.copier().type();
+        LayoutDescriptor writer = reader.writerLayout();
         assertTrue(reader.translates(), reader.toString());
         for (int record = 0; record < DistinctValues.RECORDS; record++) {
             T source = RandomFields.newInstance(type);

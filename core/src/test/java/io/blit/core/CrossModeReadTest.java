@@ -3,6 +3,7 @@ package io.blit.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.layout.internal.UnsafeAccess;
 import io.blit.layout.shapes.Shapes;
 import io.blit.layout.testkit.ForkedJvm;
 import java.nio.file.Path;
@@ -20,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * With {@link LayoutPolicy#TRANSLATE} every field of every record must be exact; with {@link LayoutPolicy#STRICT}
  * the values must be exact when the layouts agree and the reader must refuse, naming exactly the moved fields
  * with both offsets, when they do not. The children check each field ({@link CrossModeChild},
- * {@link DistinctValues}); this test checks that they covered every pair and shape and found nothing wrong.
+ * {@link DistinctValues}) with every copy engine the JVM offers; this test checks that they covered every pair and
+ * shape and found nothing wrong. The children get this JVM's {@code --sun-misc-unsafe-memory-access} setting, so
+ * the deny run of the tests covers the FFM-only paths.
  *
  * <p>Six JVMs in all (three writers, three readers), whatever flags the JVM running this test has, so it is
  * not tagged {@code jvm-modes}.
@@ -93,7 +96,8 @@ class CrossModeReadTest {
 
     private static ForkedJvm.Result run(Mode mode, String... args) throws Exception {
         List<String> options = new ArrayList<>(mode.flags());
-        options.add("--sun-misc-unsafe-memory-access=allow");
+        // The children run as this JVM does: the deny run of the tests checks the FFM-only paths across real layouts.
+        options.add("--sun-misc-unsafe-memory-access=" + (UnsafeAccess.memoryAccessAllowed() ? "allow" : "deny"));
         ForkedJvm.Result result = ForkedJvm.run(options, CrossModeChild.class, args);
         assertEquals(0, result.exitCode(), result::describe);
         assertEquals(List.of("MODE " + mode.headerMode()), result.stdout().lines().filter(l -> l.startsWith("MODE ")).toList(),

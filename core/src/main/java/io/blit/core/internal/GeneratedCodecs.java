@@ -19,7 +19,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 
 /**
@@ -49,7 +48,7 @@ public final class GeneratedCodecs {
      * fields) beat many small ones. 48 keeps a chunk (about 20 bytes per field) far below
      * HugeMethodLimit (8000 bytes), above which the JIT would not compile it at all.
      */
-    private static final int FIELDS_PER_CHUNK = 48;
+    static final int FIELDS_PER_CHUNK = 48;
 
     /**
      * Above this many fields the by-address copy uses the word loop instead of generated code: C1 gives
@@ -59,17 +58,15 @@ public final class GeneratedCodecs {
     private static final int WORD_LOOP_ABOVE_FIELDS = 64;
 
     private static final ClassDesc CD_MEMORY_SEGMENT = ClassDesc.of("java.lang.foreign.MemorySegment");
-    private static final ClassDesc CD_VALUE_LAYOUT = ClassDesc.of("java.lang.foreign.ValueLayout");
     private static final ClassDesc CD_BLOCK_CODEC = ClassDesc.of(BlockCodec.class.getName());
     private static final MethodTypeDesc WRITE = MethodTypeDesc.of(CD_void, CD_Object, CD_MEMORY_SEGMENT, CD_long);
-    private static final MethodTypeDesc READ = MethodTypeDesc.of(CD_void, CD_MEMORY_SEGMENT, CD_long, CD_Object);
+    static final MethodTypeDesc READ = MethodTypeDesc.of(CD_void, CD_MEMORY_SEGMENT, CD_long, CD_Object);
     /** Chunk methods take (object, segment, offset) in both directions: locals 0, 1, 2-3. */
-    private static final MethodTypeDesc CHUNK = MethodTypeDesc.of(CD_void, CD_Object, CD_MEMORY_SEGMENT, CD_long);
+    static final MethodTypeDesc CHUNK = MethodTypeDesc.of(CD_void, CD_Object, CD_MEMORY_SEGMENT, CD_long);
     private static final MethodTypeDesc WRITE_RAW = MethodTypeDesc.of(CD_void, CD_Object, CD_long);
-    private static final MethodTypeDesc READ_RAW = MethodTypeDesc.of(CD_void, CD_long, CD_Object);
+    static final MethodTypeDesc READ_RAW = MethodTypeDesc.of(CD_void, CD_long, CD_Object);
     /** Raw chunk methods take (object, address) in both directions: locals 0, 1-2. */
-    private static final MethodTypeDesc RAW_CHUNK = MethodTypeDesc.of(CD_void, CD_Object, CD_long);
-    private static final ClassDesc CD_UNSAFE_ACCESS = ClassDesc.of("io.blit.layout.internal.UnsafeAccess");
+    static final MethodTypeDesc RAW_CHUNK = MethodTypeDesc.of(CD_void, CD_Object, CD_long);
 
     private GeneratedCodecs() {
     }
@@ -94,24 +91,43 @@ public final class GeneratedCodecs {
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
     public static BlockCodec generate(BlockLayout layout, boolean allowDirect) throws IllegalAccessException {
+        return (BlockCodec) define(layout, allowDirect, "BlitCodec", (self, access) -> classBytes(self, layout, access));
+    }
+
+    /** Builds the bytes of a hidden class named {@code self} whose generated code reaches fields through {@code access}. */
+    @FunctionalInterface
+    interface ClassBytes {
+        byte[] build(ClassDesc self, FieldAccess access);
+    }
+
+    /**
+     * Defines and instantiates (no-argument constructor) a hidden class that reaches the fields of
+     * {@code layout}: a nestmate of the class with {@link FieldAccess.Direct} when {@code allowDirect}
+     * and the lookup and fields allow it, otherwise a class of this package with
+     * {@link FieldAccess.Handles} (getters and setters as class data).
+     *
+     * @throws IllegalAccessException if the fields' packages are not open to this module
+     */
+    static Object define(BlockLayout layout, boolean allowDirect, String simpleName, ClassBytes classBytes)
+            throws IllegalAccessException {
         Class<?> type = layout.type();
         MethodHandles.Lookup typeLookup = privateLookup(type);
         try {
             MethodHandles.Lookup hidden;
             if (allowDirect && typeLookup.hasFullPrivilegeAccess() && allReachableFromNestOf(layout)) {
-                ClassDesc self = ClassDesc.of(type.getPackageName().isEmpty() ? "BlitCodec" : type.getPackageName() + ".BlitCodec");
-                byte[] bytes = classBytes(self, layout, new FieldAccess.Direct(type.describeConstable().orElseThrow(), layout.fields()));
+                ClassDesc self = ClassDesc.of(type.getPackageName().isEmpty() ? simpleName : type.getPackageName() + "." + simpleName);
+                byte[] bytes = classBytes.build(self, new FieldAccess.Direct(type.describeConstable().orElseThrow(), layout.fields()));
                 hidden = typeLookup.defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
             } else {
-                ClassDesc self = ClassDesc.of(GeneratedCodecs.class.getPackageName() + ".BlitCodec");
-                byte[] bytes = classBytes(self, layout, new FieldAccess.Handles(layout.fields()));
+                ClassDesc self = ClassDesc.of(GeneratedCodecs.class.getPackageName() + "." + simpleName);
+                byte[] bytes = classBytes.build(self, new FieldAccess.Handles(layout.fields()));
                 hidden = MethodHandles.lookup().defineHiddenClassWithClassData(bytes, handles(layout), true);
             }
-            return (BlockCodec) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
+            return hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
         } catch (IllegalAccessException e) {
             throw e;
         } catch (Throwable e) {
-            throw new IllegalStateException("could not generate the codec of " + type.getName(), e);
+            throw new IllegalStateException("could not generate the " + simpleName + " of " + type.getName(), e);
         }
     }
 
@@ -180,14 +196,14 @@ public final class GeneratedCodecs {
         });
     }
 
-    private static void callChunks(CodeBuilder cob, ClassDesc self, String prefix, int chunks, int object, int segment, int offset) {
+    static void callChunks(CodeBuilder cob, ClassDesc self, String prefix, int chunks, int object, int segment, int offset) {
         for (int c = 0; c < chunks; c++) {
             cob.aload(object).aload(segment).lload(offset).invokestatic(self, prefix + c, CHUNK);
         }
         cob.return_();
     }
 
-    private static void callRawChunks(CodeBuilder cob, ClassDesc self, String prefix, int chunks, int object, int address) {
+    static void callRawChunks(CodeBuilder cob, ClassDesc self, String prefix, int chunks, int object, int address) {
         for (int c = 0; c < chunks; c++) {
             cob.aload(object).lload(address).invokestatic(self, prefix + c, RAW_CHUNK);
         }
@@ -210,14 +226,14 @@ public final class GeneratedCodecs {
         access.prologue(cob);
         for (int i = from; i < to; i++) {
             FieldSlot field = fields.get(i);
-            address(cob, field.offset() - layout.start());
+            SegmentAccess.pushAddress(cob, field.offset() - layout.start());
             access.load(cob, i);
-            rawAccess(cob, field.type(), true);
+            SegmentAccess.rawAccess(cob, field.type(), true);
             int paddingEnd = i + 1 < fields.size() ? fields.get(i + 1).offset() : field.end();
             for (int pad = field.end(); pad < paddingEnd; pad++) {
-                address(cob, pad - layout.start());
+                SegmentAccess.pushAddress(cob, pad - layout.start());
                 cob.iconst_0();
-                rawAccess(cob, FieldType.BYTE, true);
+                SegmentAccess.rawAccess(cob, FieldType.BYTE, true);
             }
         }
         cob.return_();
@@ -230,29 +246,11 @@ public final class GeneratedCodecs {
         for (int i = from; i < to; i++) {
             FieldSlot field = fields.get(i);
             access.beforeStore(cob, i);
-            address(cob, field.offset() - layout.start());
-            rawAccess(cob, field.type(), false);
+            SegmentAccess.pushAddress(cob, field.offset() - layout.start());
+            SegmentAccess.rawAccess(cob, field.type(), false);
             access.store(cob, i);
         }
         cob.return_();
-    }
-
-    private static void address(CodeBuilder cob, int delta) {
-        cob.lload(1);
-        if (delta != 0) {
-            cob.ldc((long) delta).ladd();
-        }
-    }
-
-    /** {@code UnsafeAccess.put<Type>(long, value)} or {@code get<Type>(long)}. */
-    private static void rawAccess(CodeBuilder cob, FieldType type, boolean put) {
-        ClassDesc value = type.javaType().describeConstable().orElseThrow();
-        String name = Character.toUpperCase(type.keyword().charAt(0)) + type.keyword().substring(1);
-        if (put) {
-            cob.invokestatic(CD_UNSAFE_ACCESS, "put" + name, MethodTypeDesc.of(CD_void, CD_long, value));
-        } else {
-            cob.invokestatic(CD_UNSAFE_ACCESS, "get" + name, MethodTypeDesc.of(value, CD_long));
-        }
     }
 
     /** Writes fields [from, to), and zeros for the padding after each. */
@@ -291,61 +289,5 @@ public final class GeneratedCodecs {
             access.store(cob, i);
         }
         cob.return_();
-    }
-
-    /**
-     * The {@code MemorySegment} accessor of one field type: unaligned, native byte order. Locals: 1
-     * segment, 2-3 offset, and from {@link #FIRST_LAYOUT_SLOT} one {@code ValueLayout} per field type,
-     * loaded once per chunk so that each access costs two bytes of bytecode instead of a
-     * {@code getstatic}'s three: a chunk of MarketData's 18 fields then stays under the JIT's
-     * 325-byte limit for inlining hot methods.
-     */
-    private record SegmentAccess(String layoutName, ClassDesc layoutType, ClassDesc valueType, int slot) {
-        static final int FIRST_LAYOUT_SLOT = 4;
-
-        /** Loads into its local each layout that fields [from, to) or their padding use. */
-        static void storeLayouts(CodeBuilder cob, BlockLayout layout, int from, int to) {
-            EnumSet<FieldType> used = EnumSet.noneOf(FieldType.class);
-            List<FieldSlot> fields = layout.fields();
-            for (int i = from; i < to; i++) {
-                used.add(fields.get(i).type());
-                if (i + 1 < fields.size() && fields.get(i + 1).offset() > fields.get(i).end()) {
-                    used.add(FieldType.BYTE);
-                }
-            }
-            for (FieldType type : used) {
-                SegmentAccess access = of(type);
-                cob.getstatic(CD_VALUE_LAYOUT, access.layoutName, access.layoutType).astore(access.slot);
-            }
-        }
-
-        static SegmentAccess of(FieldType type) {
-            ClassDesc value = type.javaType().describeConstable().orElseThrow();
-            return switch (type) {
-                case BOOLEAN -> new SegmentAccess("JAVA_BOOLEAN", CD_VALUE_LAYOUT.nested("OfBoolean"), value, FIRST_LAYOUT_SLOT);
-                case BYTE -> new SegmentAccess("JAVA_BYTE", CD_VALUE_LAYOUT.nested("OfByte"), value, FIRST_LAYOUT_SLOT + 1);
-                case CHAR -> new SegmentAccess("JAVA_CHAR_UNALIGNED", CD_VALUE_LAYOUT.nested("OfChar"), value, FIRST_LAYOUT_SLOT + 2);
-                case SHORT -> new SegmentAccess("JAVA_SHORT_UNALIGNED", CD_VALUE_LAYOUT.nested("OfShort"), value, FIRST_LAYOUT_SLOT + 3);
-                case INT -> new SegmentAccess("JAVA_INT_UNALIGNED", CD_VALUE_LAYOUT.nested("OfInt"), value, FIRST_LAYOUT_SLOT + 4);
-                case FLOAT -> new SegmentAccess("JAVA_FLOAT_UNALIGNED", CD_VALUE_LAYOUT.nested("OfFloat"), value, FIRST_LAYOUT_SLOT + 5);
-                case LONG -> new SegmentAccess("JAVA_LONG_UNALIGNED", CD_VALUE_LAYOUT.nested("OfLong"), value, FIRST_LAYOUT_SLOT + 6);
-                case DOUBLE -> new SegmentAccess("JAVA_DOUBLE_UNALIGNED", CD_VALUE_LAYOUT.nested("OfDouble"), value, FIRST_LAYOUT_SLOT + 7);
-            };
-        }
-
-        void pushSegmentLayoutAndOffset(CodeBuilder cob, int delta) {
-            cob.aload(1).aload(slot).lload(2);
-            if (delta != 0) {
-                cob.ldc((long) delta).ladd();
-            }
-        }
-
-        void set(CodeBuilder cob) {
-            cob.invokeinterface(CD_MEMORY_SEGMENT, "set", MethodTypeDesc.of(CD_void, layoutType, CD_long, valueType));
-        }
-
-        void get(CodeBuilder cob) {
-            cob.invokeinterface(CD_MEMORY_SEGMENT, "get", MethodTypeDesc.of(valueType, layoutType, CD_long));
-        }
     }
 }
