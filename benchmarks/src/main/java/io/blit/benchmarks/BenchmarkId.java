@@ -10,13 +10,18 @@ import java.util.Optional;
  * camelCase turned into snake_case, is the variant. So the runner needs no list of variants: whatever
  * methods the included classes have, it reports.
  *
- * @param suite   {@link #MARKETDATA} or {@link #SWEEP}: the suite the benchmark's class belongs to
+ * @param suite   {@link #MARKETDATA}, {@link #SWEEP}, {@link #CROSS_LAYOUT} or {@link #CROSS_LAYOUT_FFM}: the
+ *                suite the benchmark's class belongs to
  * @param variant snake_case, e.g. {@code blit}, {@code blit_word_loop}, {@code chronicle}
  * @param op      {@link #WRITE} or {@link #READ}
  */
 record BenchmarkId(String suite, String variant, String op) {
     static final String MARKETDATA = "marketdata";
     static final String SWEEP = "sweep";
+    /** Reads across layouts beside the bulk read, each class's default engine. */
+    static final String CROSS_LAYOUT = "cross_layout";
+    /** The same with GENERATED_FFM copiers: segment accessors only, the path under unsafe memory access deny. */
+    static final String CROSS_LAYOUT_FFM = "cross_layout_ffm";
     static final String WRITE = "write";
     static final String READ = "read";
 

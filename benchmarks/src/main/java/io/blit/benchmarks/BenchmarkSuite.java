@@ -29,7 +29,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
@@ -45,6 +48,8 @@ import picocli.CommandLine;
  * <ul>
  *   <li>full (default): every setting from the benchmark classes' annotations, the published
  *       configuration; output in {@code benchmarks/results}.
+ *   <li>{@code --only A,B}: only these classes of the suite (simple names), e.g. the cross-layout
+ *       reads alone; an unknown name is a usage error listing the suite's classes.
  *   <li>{@code --quick}: 1 × 100 ms warm-up, 3 × 100 ms measurement (three, the fewest for which JMH
  *       computes a score error), 1 fork, sweep sizes 144 and 4096 only; output in
  *       {@code benchmarks/target/quick-results}. A smoke test, not a measurement: it exits with status
@@ -88,22 +93,36 @@ public final class BenchmarkSuite {
                 + "default: full run")
         private boolean quick;
 
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--only", paramLabel = "CLASS", split = ",",
+                description = "run only these benchmark classes of the suite (simple names, e.g. "
+                        + "CrossLayoutReadBenchmark,CrossLayoutReadFfmBenchmark); default: all")
+        private List<String> only = List.of();
+
         @Option(names = "--out", paramLabel = "DIR", description = "output directory; default benchmarks/results "
                 + "(full), benchmarks/target/quick-results (quick)")
         private Path out;
 
         @Override
         public Integer call() throws IOException {
-            return suite(quick, out);
+            for (String name : only) {
+                if (!INCLUDED.containsKey(name)) {
+                    throw new ParameterException(spec.commandLine(),
+                            "--only: " + name + " is not a class of the suite; its classes: " + new TreeSet<>(INCLUDED.keySet()));
+                }
+            }
+            return suite(quick, out, only.isEmpty() ? INCLUDED.keySet() : Set.copyOf(only));
         }
     }
 
-    private static int suite(boolean quick, Path out) throws IOException {
+    private static int suite(boolean quick, Path out, Set<String> classes) throws IOException {
         String mode = quick ? "quick" : "full";
         out = out != null ? out : Path.of(quick ? "benchmarks/target/quick-results" : "benchmarks/results");
         Files.createDirectories(out);
         Map<String, Integer> sizes = SerializedSizes.perVariant(); // before the long run: fail fast
-        Options options = options(quick, out.resolve("jmh-result.json"));
+        Options options = options(quick, out.resolve("jmh-result.json"), classes);
 
         if (quick) {
             // JMH allows one run per machine (a lock file) and fails at once if another holds it. A smoke
@@ -137,13 +156,13 @@ public final class BenchmarkSuite {
         return 0;
     }
 
-    private static Options options(boolean quick, Path jmhResult) {
+    private static Options options(boolean quick, Path jmhResult, Set<String> classes) {
         ChainedOptionsBuilder builder = new OptionsBuilder()
                 .mode(Mode.AverageTime)
                 .timeUnit(TimeUnit.NANOSECONDS)
                 .result(jmhResult.toString())
                 .resultFormat(ResultFormatType.JSON);
-        INCLUDED.keySet().forEach(name -> builder.include(includePattern(name)));
+        classes.forEach(name -> builder.include(includePattern(name)));
         if (quick) {
             builder.warmupIterations(1).warmupTime(TimeValue.milliseconds(100))
                     .measurementIterations(3).measurementTime(TimeValue.milliseconds(100))
@@ -213,6 +232,8 @@ public final class BenchmarkSuite {
                 "MarketDataFormatsBenchmark", BenchmarkId.MARKETDATA,
                 "MarketDataChronicleBenchmark", BenchmarkId.MARKETDATA,
                 "SizeSweepBenchmark", BenchmarkId.SWEEP,
-                "SizeSweepChronicleBenchmark", BenchmarkId.SWEEP);
+                "SizeSweepChronicleBenchmark", BenchmarkId.SWEEP,
+                "CrossLayoutReadBenchmark", BenchmarkId.CROSS_LAYOUT,
+                "CrossLayoutReadFfmBenchmark", BenchmarkId.CROSS_LAYOUT_FFM);
     }
 }

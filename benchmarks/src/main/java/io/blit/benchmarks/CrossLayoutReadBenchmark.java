@@ -2,6 +2,7 @@ package io.blit.benchmarks;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.BlockReader;
+import io.blit.core.CopyEngine;
 import io.blit.core.LayoutPolicy;
 import io.blit.core.TriviallyCopyable;
 import io.blit.layout.FieldDescriptor;
@@ -28,14 +29,20 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Hypothesis: reading a block written under another layout ({@link BlockReader} with
- * {@link LayoutPolicy#TRANSLATE}) costs the bulk read plus one bulk copy of the writer's block into a
- * scratch array and one array copy per run of adjacent fields — a few tens of ns for small blocks, growing
- * with the number of runs — while a reader of an identical layout costs what {@link BlockCopier#readFrom}
- * costs. Baselines: the bulk read of the same class from the same confined native segment.
+ * {@link LayoutPolicy#TRANSLATE}) costs what the bulk read of the same class costs, because both are
+ * generated per-field code (the translation's reads each field from its writer offset); a reader of an
+ * identical layout costs what {@link BlockCopier#readFrom} costs. Baselines: the bulk read of the same
+ * class from the same confined native segment, in the same fork.
  *
  * <p>Writer layouts are built in this JVM: {@code reversed} packs the fields in the reverse of their offset
- * order (every field its own run: the worst case, like a compact-headers file read with default headers);
- * {@code oneRun} puts an extra 8-byte field before MarketData's 144 bytes (one run, plus an ignored field).
+ * order (every field moves: like a compact-headers file read with default headers); {@code movedField}
+ * moves MarketData's first field ({@code securityId}) behind the others (a field reordered in a newer
+ * version of the class); {@code oneRun} puts an extra 8-byte field before MarketData's 144 bytes (an
+ * ignored field, the others shifted).
+ *
+ * <p>Copiers of each class's default engine ({@code GENERATED}: by-address reads of the confined segment);
+ * {@link CrossLayoutReadFfmBenchmark} runs the same methods with {@code GENERATED_FFM} copiers, the path
+ * under {@code --sun-misc-unsafe-memory-access=deny} (segment accessors only).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,6 +65,7 @@ public class CrossLayoutReadBenchmark {
     private MemorySegment marketBulk;
     private MemorySegment marketReversed;
     private MemorySegment marketOneRun;
+    private MemorySegment marketMovedField;
 
     private BlockCopier<Mixed> mixedCopier;
     private BlockReader<Mixed> mixedIdentical;
@@ -65,6 +73,7 @@ public class CrossLayoutReadBenchmark {
     private BlockCopier<MarketData> marketCopier;
     private BlockReader<MarketData> marketReversedReader;
     private BlockReader<MarketData> marketOneRunReader;
+    private BlockReader<MarketData> marketMovedFieldReader;
 
     private Mixed mixed = new Mixed();
     private MarketData market = new MarketData();
@@ -77,7 +86,7 @@ public class CrossLayoutReadBenchmark {
         m.b = 2.5;
         m.c = -7;
         m.d = 9;
-        mixedCopier = BlockCopier.of(Mixed.class);
+        mixedCopier = copier(Mixed.class);
         LayoutDescriptor mixedLayout = mixedCopier.layout().descriptor();
         mixedBulk = arena.allocate(mixedCopier.byteSize());
         mixedCopier.writeTo(m, mixedBulk, 0);
@@ -90,7 +99,7 @@ public class CrossLayoutReadBenchmark {
         md.securityId = 42;
         md.time = 7;
         md.askPrice3 = 3.25;
-        marketCopier = BlockCopier.of(MarketData.class);
+        marketCopier = copier(MarketData.class);
         LayoutDescriptor marketLayout = marketCopier.layout().descriptor();
         marketBulk = arena.allocate(marketCopier.byteSize());
         marketCopier.writeTo(md, marketBulk, 0);
@@ -101,7 +110,12 @@ public class CrossLayoutReadBenchmark {
         marketOneRun = relaid(marketBulk, marketLayout, marketOneRunLayout);
         marketOneRunReader = BlockReader.of(marketOneRunLayout, marketCopier, LayoutPolicy.TRANSLATE);
 
-        check(!mixedIdentical.translates() && mixedReversedReader.translates() && marketOneRunReader.translates(), "reader kinds");
+        LayoutDescriptor marketMovedLayout = firstFieldLast(marketLayout);
+        marketMovedField = relaid(marketBulk, marketLayout, marketMovedLayout);
+        marketMovedFieldReader = BlockReader.of(marketMovedLayout, marketCopier, LayoutPolicy.TRANSLATE);
+
+        check(mixedCopier.engine() == engineOr(mixedCopier) && marketCopier.engine() == engineOr(marketCopier), "engine");
+        check(marketMovedFieldReader.translates() && !mixedIdentical.translates() && mixedReversedReader.translates() && marketOneRunReader.translates(), "reader kinds");
         Mixed back = new Mixed();
         mixedReversedReader.readFrom(mixedReversed, 0, back);
         check(back.a == m.a && back.b == m.b && back.c == m.c && back.d == m.d, "mixed translated round trip");
@@ -111,6 +125,22 @@ public class CrossLayoutReadBenchmark {
         mdBack = new MarketData();
         marketOneRunReader.readFrom(marketOneRun, 0, mdBack);
         check(mdBack.securityId == 42 && mdBack.time == 7 && mdBack.askPrice3 == 3.25, "market one-run round trip");
+        mdBack = new MarketData();
+        marketMovedFieldReader.readFrom(marketMovedField, 0, mdBack);
+        check(mdBack.securityId == 42 && mdBack.time == 7 && mdBack.askPrice3 == 3.25, "market moved-field round trip");
+    }
+
+    /** The engine of this benchmark's copiers; null for each class's default. */
+    protected CopyEngine engine() {
+        return null;
+    }
+
+    private <T> BlockCopier<T> copier(Class<T> type) {
+        return engine() == null ? BlockCopier.of(type) : BlockCopier.of(type, engine());
+    }
+
+    private CopyEngine engineOr(BlockCopier<?> copier) {
+        return engine() == null ? copier.engine() : engine();
     }
 
     @TearDown(Level.Trial)
@@ -149,6 +179,12 @@ public class CrossLayoutReadBenchmark {
     }
 
     @Benchmark
+    public MarketData marketDataTranslatedMovedFieldRead() {
+        marketMovedFieldReader.readFrom(marketMovedField, 0, market);
+        return market;
+    }
+
+    @Benchmark
     public MarketData marketDataTranslatedReversedRead() {
         marketReversedReader.readFrom(marketReversed, 0, market);
         return market;
@@ -162,6 +198,19 @@ public class CrossLayoutReadBenchmark {
             fields.add(new FieldDescriptor(field.name(), field.declaringClassName(), field.type(), offset));
             offset += field.size();
         }
+        return LayoutDescriptor.of(layout.className(), fields, layout.jvm());
+    }
+
+    /** The first field moved behind the last, the others shifted down by its size. */
+    private static LayoutDescriptor firstFieldLast(LayoutDescriptor layout) {
+        List<FieldDescriptor> fields = new ArrayList<>();
+        FieldDescriptor first = layout.fields().getFirst();
+        int offset = layout.start();
+        for (FieldDescriptor field : layout.fields().subList(1, layout.fields().size())) {
+            fields.add(new FieldDescriptor(field.name(), field.declaringClassName(), field.type(), offset));
+            offset += field.size();
+        }
+        fields.add(new FieldDescriptor(first.name(), first.declaringClassName(), first.type(), offset));
         return LayoutDescriptor.of(layout.className(), fields, layout.jvm());
     }
 

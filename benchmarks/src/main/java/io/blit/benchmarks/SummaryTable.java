@@ -1,5 +1,7 @@
 package io.blit.benchmarks;
 
+import static io.blit.benchmarks.BenchmarkId.CROSS_LAYOUT;
+import static io.blit.benchmarks.BenchmarkId.CROSS_LAYOUT_FFM;
 import static io.blit.benchmarks.BenchmarkId.MARKETDATA;
 import static io.blit.benchmarks.BenchmarkId.READ;
 import static io.blit.benchmarks.BenchmarkId.SWEEP;
@@ -7,6 +9,7 @@ import static io.blit.benchmarks.BenchmarkId.WRITE;
 
 import io.blit.tools.report.RunMetadata;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +19,7 @@ import java.util.TreeSet;
 /**
  * Prints the suite's summary to a stream: the MarketData table (variant, write and read ns/op ± score
  * error, serialised bytes), the sweep table (variant and block size, ns/op ± error and GB/s per op),
+ * the cross-layout read table (variant, read ns/op ± error with the default engine and with GENERATED_FFM)
  * and the ratios of {@link Ratios}. A cell JMH produced no number for shows {@code -}.
  */
 final class SummaryTable {
@@ -52,7 +56,19 @@ final class SummaryTable {
                         rate(write), rate(read));
             }
         }
-        out.printf(Locale.ROOT, "%nRatios (time ratios from MarketData; *_gbps: GB/s ratio from the sweep)%n");
+        out.printf(Locale.ROOT, "%nCross-layout read (ns/op ± score error; translated: written under another layout)%n%-34s %24s %24s%n",
+                "variant", "default engine", "GENERATED_FFM (deny)");
+        List<String> crossVariants = new ArrayList<>(Score.variants(results, CROSS_LAYOUT));
+        Score.variants(results, CROSS_LAYOUT_FFM).stream().filter(v -> !crossVariants.contains(v)).forEach(crossVariants::add);
+        if (crossVariants.isEmpty()) {
+            out.println("(no results)");
+        }
+        for (String variant : crossVariants) {
+            out.printf(Locale.ROOT, "%-34s %24s %24s%n", variant, time(Score.find(results, CROSS_LAYOUT, variant, READ, 0)),
+                    time(Score.find(results, CROSS_LAYOUT_FFM, variant, READ, 0)));
+        }
+        out.printf(Locale.ROOT, "%nRatios (time ratios from MarketData; *_gbps: GB/s ratio from the sweep; cross_layout_*: "
+                + "translated / bulk read, same fork)%n");
         for (Map.Entry<String, Map<String, Double>> op : Ratios.of(results).entrySet()) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-6s", op.getKey() + ":"));
             if (op.getValue().isEmpty()) {

@@ -19,6 +19,25 @@ class RatiosTest {
     }
 
     @Test
+    void crossLayoutRatiosCompareEachTranslatedReadWithTheBulkReadOfItsSuite() {
+        Map<String, Map<String, Double>> ratios = Ratios.of(List.of(
+                crossLayout(BenchmarkId.CROSS_LAYOUT, "mixed_bulk", 4),
+                crossLayout(BenchmarkId.CROSS_LAYOUT, "mixed_translated", 5),
+                crossLayout(BenchmarkId.CROSS_LAYOUT, "market_data_bulk", 8),
+                crossLayout(BenchmarkId.CROSS_LAYOUT, "market_data_translated_moved_field", 10),
+                crossLayout(BenchmarkId.CROSS_LAYOUT_FFM, "mixed_bulk", 10),
+                crossLayout(BenchmarkId.CROSS_LAYOUT_FFM, "mixed_translated", 30),
+                crossLayout(BenchmarkId.CROSS_LAYOUT_FFM, "market_data_translated_moved_field", 9)));
+        assertEquals(Map.of("cross_layout_mixed_over_bulk", 1.25, "cross_layout_market_data_moved_field_over_bulk", 1.25,
+                "cross_layout_mixed_over_bulk_ffm", 3.0), ratios.get("read"), "FFM MarketData has no bulk read: no ratio");
+        assertTrue(ratios.get("write").isEmpty());
+    }
+
+    private static Score crossLayout(String suite, String variant, double ns) {
+        return new Score(new BenchmarkId(suite, variant, BenchmarkId.READ), 0, 0, ns, ns / 10);
+    }
+
+    @Test
     void aResultWithoutANumberCountsAsMissing() {
         Map<String, Map<String, Double>> ratios = Ratios.of(List.of(
                 SummaryTestData.marketData("blit", "write", 144, Double.NaN, Double.NaN),
