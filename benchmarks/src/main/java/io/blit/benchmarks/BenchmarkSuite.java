@@ -143,10 +143,13 @@ public final class BenchmarkSuite {
         List<Score> results = scores(runResults, sizes);
         RunInfo info = RunInfo.of(mode, runResults);
         SummaryWriter.write(out.resolve("summary.json"), info, results);
-        SvgChart.write(out.resolve("marketdata.svg"), info, results);
+        boolean chart = results.stream().anyMatch(m -> m.id().suite().equals(BenchmarkId.MARKETDATA));
+        if (chart) { // the chart shows MarketData only: none without it (--only other classes)
+            SvgChart.write(out.resolve("marketdata.svg"), info, results);
+        }
         SummaryTable.print(System.out, info, results);
-        System.out.printf("%n%d benchmarks in %d s; wrote jmh-result.json, summary.json, marketdata.svg to %s%n",
-                results.size(), seconds, out.toAbsolutePath().normalize());
+        System.out.printf("%n%d benchmarks in %d s; wrote jmh-result.json, summary.json%s to %s%n",
+                results.size(), seconds, chart ? ", marketdata.svg" : "", out.toAbsolutePath().normalize());
 
         Set<String> missing = missing(options, results);
         if (!missing.isEmpty()) {
