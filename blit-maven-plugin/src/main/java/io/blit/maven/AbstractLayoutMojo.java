@@ -154,7 +154,7 @@ abstract class AbstractLayoutMojo extends AbstractMojo {
         } else {
             boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
             java = Path.of(System.getProperty("java.home"), "bin", windows ? "java.exe" : "java").toString();
-            origin = "the JDK that runs Maven (no JDK toolchain is selected)";
+            origin = "the JDK that runs Maven; no JDK toolchain is selected";
         }
         int feature;
         try {
