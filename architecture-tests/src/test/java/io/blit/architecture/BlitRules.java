@@ -20,7 +20,7 @@ import java.util.Map;
  * <p>Modules map to package roots: {@code layout-verifier} is {@code io.blit.layout}, {@code core}
  * {@code io.blit.core}, {@code queue} {@code io.blit.queue}, {@code queue-demo} (the tools around the queue)
  * {@code io.blit.tools}, {@code stress-tests} {@code io.blit.stress}, {@code benchmarks}
- * {@code io.blit.benchmarks}. Every rule keeps ArchUnit's {@code failOnEmptyShould}: a rule whose
+ * {@code io.blit.benchmarks}, {@code blit-maven-plugin} {@code io.blit.maven}. Every rule keeps ArchUnit's {@code failOnEmptyShould}: a rule whose
  * subject matched no class fails instead of passing vacuously.
  */
 final class BlitRules {
@@ -66,6 +66,17 @@ final class BlitRules {
             .should().dependOnClassesThat().resideInAPackage("io.blit.tools..")
             .because("queue-demo (io.blit.tools) holds the tools around the queue, not a library: only the"
                     + " benchmarks and stress tests, which use everything, use its MarketData message");
+
+    static final ArchRule MAVEN_PLUGIN_USES_NO_OTHER_MODULE = noClasses()
+            .that().resideInAPackage("io.blit.maven..")
+            .should().dependOnClassesThat(blitClassesOutside("io.blit.maven.."))
+            .because("the mojos run in Maven's JVM, which may be older than the release the other modules are"
+                    + " compiled for: they run layout-verifier's command line in a forked JDK 25 JVM instead");
+
+    static final ArchRule NOTHING_DEPENDS_ON_MAVEN_PLUGIN = noClasses()
+            .that().resideOutsideOfPackage("io.blit.maven..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.blit.maven..", "org.apache.maven..")
+            .because("the Maven plugin is a build tool: no library, tool or test of Blit uses it or Maven's API");
 
     static final ArchRule ONLY_UNSAFE_ACCESS_USES_PRIVILEGED_APIS = noClasses()
             .that().doNotHaveFullyQualifiedName(UNSAFE_ACCESS)

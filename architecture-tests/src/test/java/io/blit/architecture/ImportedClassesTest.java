@@ -28,7 +28,8 @@ class ImportedClassesTest {
                 "io.blit.tools.messages.MarketData",
                 "io.blit.tools.cli.QueueCli",
                 "io.blit.stress.ClaimStress",
-                "io.blit.benchmarks.MarketDataCopyBenchmark");
+                "io.blit.benchmarks.MarketDataCopyBenchmark",
+                "io.blit.maven.CheckLayoutMojo");
         for (String name : known) {
             assertTrue(classes.contain(name), () -> name + " was not imported; ArchUnit imported " + classes.size()
                     + " classes. Is ArchUnit older than 1.4.1 (no Java 25 class files) or the module missing from the test class path?");

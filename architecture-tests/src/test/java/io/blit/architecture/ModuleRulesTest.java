@@ -39,4 +39,14 @@ class ModuleRulesTest {
     void onlyBenchmarksAndStressTestsDependOnTheTools() {
         BlitRules.NOTHING_DEPENDS_ON_TOOLS.check(ProductionClasses.get());
     }
+
+    @Test
+    void mavenPluginUsesNoOtherBlitModule() {
+        BlitRules.MAVEN_PLUGIN_USES_NO_OTHER_MODULE.check(ProductionClasses.get());
+    }
+
+    @Test
+    void nothingDependsOnTheMavenPlugin() {
+        BlitRules.NOTHING_DEPENDS_ON_MAVEN_PLUGIN.check(ProductionClasses.get());
+    }
 }

@@ -11,12 +11,14 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.blit.architecture.violation.UsesBenchmarks;
 import io.blit.architecture.violation.UsesCoreInternal;
 import io.blit.architecture.violation.UsesLayoutInternal;
+import io.blit.architecture.violation.UsesMavenPlugin;
 import io.blit.architecture.violation.UsesQueueInternal;
 import io.blit.architecture.violation.UsesTools;
 import io.blit.architecture.violation.UsesSunMiscUnsafe;
 import io.blit.core.ViolatesNoPublicMutableFields;
 import io.blit.core.violation.CoreUsesTools;
 import io.blit.layout.violation.LayoutUsesCore;
+import io.blit.maven.violation.PluginUsesLayoutVerifier;
 import io.blit.queue.violation.QueueUsesHdrHistogram;
 import io.blit.queue.violation.QueueUsesTools;
 import io.blit.replication.violation.ReplicationUsesTools;
@@ -60,6 +62,16 @@ class RulesCanFailTest {
     @Test
     void replicationRuleRejectsReplicationClassUsingTools() {
         assertViolates(BlitRules.REPLICATION_USES_ONLY_QUEUE_AND_AERON, ReplicationUsesTools.class);
+    }
+
+    @Test
+    void mavenPluginRuleRejectsPluginClassUsingLayoutVerifier() {
+        assertViolates(BlitRules.MAVEN_PLUGIN_USES_NO_OTHER_MODULE, PluginUsesLayoutVerifier.class);
+    }
+
+    @Test
+    void mavenPluginRuleRejectsOutsiderUsingThePlugin() {
+        assertViolates(BlitRules.NOTHING_DEPENDS_ON_MAVEN_PLUGIN, UsesMavenPlugin.class);
     }
 
     @Test

@@ -6,8 +6,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The persisted message classes keep the layouts recorded in {@code layout-baseline.txt}, checked
- * from JUnit in this test JVM's mode (the build's {@code layout-baseline} step checks all three modes
- * with the command line). This is the snippet docs/layout-compatibility.md offers users.
+ * from JUnit in this test JVM's mode (the build's {@code check-layout} step, blit-maven-plugin, checks all
+ * three modes). This is the snippet docs/layout-compatibility.md offers users.
  */
 class MessageLayoutBaselineTest {
 

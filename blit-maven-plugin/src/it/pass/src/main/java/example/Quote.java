@@ -1,0 +1,11 @@
+package example;
+
+import io.blit.core.TriviallyCopyable;
+
+/** A persisted message: fields of four sizes. */
+public class Quote extends TriviallyCopyable {
+    long price;
+    int qty;
+    short venue;
+    byte side;
+}
