@@ -3,6 +3,7 @@ package io.blit.core;
 import io.blit.core.internal.BlockTranslator;
 import io.blit.core.internal.ConfinedAccess;
 import io.blit.core.internal.CopyErrors;
+import io.blit.core.internal.GeneratedCodecs;
 import io.blit.core.internal.GeneratedTranslators;
 import io.blit.core.internal.Translation;
 import io.blit.layout.FieldDescriptor;
@@ -64,13 +65,6 @@ import java.util.Objects;
  * @param <T> the reading class
  */
 public final class BlockReader<T> {
-    /**
-     * Above this many fields a generated translator reads through the segment accessors only: C1 gives
-     * up on by-address code of hundreds of fields, which then runs interpreted until C2 compiles it (the
-     * copier uses its word loop there, which cannot translate).
-     */
-    private static final int BY_ADDRESS_MAX_FIELDS = 64;
-
     private final BlockCopier<T> copier;
     private final LayoutDescriptor writer;
     private final LayoutPolicy policy;
@@ -93,8 +87,9 @@ public final class BlockReader<T> {
         this.comparison = comparison;
         this.translation = translation;
         this.translator = translator;
+        // Wide classes read through the accessors: C1 gives up on by-address code of hundreds of fields.
         this.byAddress = translator != null && copier.engine() == CopyEngine.GENERATED
-                && copier.layout().fields().size() <= BY_ADDRESS_MAX_FIELDS;
+                && GeneratedCodecs.generatesByAddress(copier.layout());
         this.zeroed = List.copyOf(zeroed);
         this.ignored = List.copyOf(ignored);
         this.writerLength = writer.length();
