@@ -114,14 +114,6 @@ final class AeronConnection implements AutoCloseable {
         return aeron;
     }
 
-    /** The UDP channel of {@code endpoint} ({@code host:port}). */
-    static String udp(String endpoint) {
-        if (endpoint == null || !endpoint.matches("[^:\\s]+:\\d{1,5}")) {
-            throw new IllegalArgumentException("an endpoint is host:port, got " + endpoint);
-        }
-        return "aeron:udp?endpoint=" + endpoint;
-    }
-
     @Override
     public void close() {
         CloseHelper.closeAll(aeron, driver);

@@ -7,6 +7,19 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.ReplicaWriter;
+import io.blit.replication.wire.Accept;
+import io.blit.replication.wire.Ack;
+import io.blit.replication.wire.Batch;
+import io.blit.replication.wire.Challenge;
+import io.blit.replication.wire.Confirm;
+import io.blit.replication.wire.Heartbeat;
+import io.blit.replication.wire.HmacSha256;
+import io.blit.replication.wire.Keys;
+import io.blit.replication.wire.Refuse;
+import io.blit.replication.wire.Sealer;
+import io.blit.replication.wire.Session;
+import io.blit.replication.wire.Subscribe;
+import io.blit.replication.wire.Wire;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -34,21 +47,37 @@ public final class Replica implements AutoCloseable {
 
     private final Path dir;
     private final ReplicaOptions options;
-    private final Hmac hmac;
+    private static final long NO_ANSWER_LOG_NANOS = 10_000_000_000L;
+
+    /** Where the handshake stands: a SUBSCRIBE out, a CONFIRM out (the challenge came), or the session accepted. */
+    private enum State { HANDSHAKE, CONFIRMING, STREAMING }
+
+    private final HmacSha256 subscribeMac;
+    private final HmacSha256 challengeMac;
     private final long replicaId = new SecureRandom().nextLong() & Long.MAX_VALUE;
     private final SecureRandom random = new SecureRandom();
     private final Thread thread;
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[16 << 10]);
-    private final BufferView view = new BufferView();
+    /** Each message taken is copied here first: checked, opened and applied from the replica's own bytes. */
+    private final byte[] inBytes = new byte[Wire.MAX_MESSAGE];
+    private final UnsafeBuffer in = new UnsafeBuffer(inBytes);
+    private final MemorySegment inSegment = MemorySegment.ofArray(inBytes);
+    private final DropLog drops;
     private Subscription data;
     private ExclusivePublication control;
     private ReplicaWriter writer;
+    private State state = State.HANDSHAKE;
     private byte[] nonce;
-    private int acceptedSession;
-    private boolean streaming;
+    private byte[] sourceNonce;
+    private int sessionId;
+    private Sealer fromSource;
+    private Sealer toSource;
+    private boolean encrypted;
+    private byte[] decrypted;
+    private long nextSequence;
+    private long ackSequence;
     private long lastHeard;
-    private long lastSubscribe;
-    private long lastRefusedLog;
+    private long lastSent;
     private long acked = -1;
     private volatile boolean running = true;
     private volatile long held = -1;
@@ -58,7 +87,9 @@ public final class Replica implements AutoCloseable {
     private Replica(Path dir, ReplicaOptions options) {
         this.dir = dir;
         this.options = options;
-        this.hmac = new Hmac(options.secret());
+        this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
+        this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
+        this.drops = new DropLog("replica " + dir);
         this.thread = Thread.ofPlatform().name("blit-replica").daemon().unstarted(this::run);
     }
 
@@ -125,24 +156,23 @@ public final class Replica implements AutoCloseable {
              ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source())) {
             writer = replicaWriter;
             held = writer.nextIndex();
-            data = aeron.aeron().addSubscription(AeronConnection.udp(options.endpoint()), AeronConnection.DATA_STREAM);
-            control = aeron.aeron().addExclusivePublication(AeronConnection.udp(options.source()),
+            data = aeron.aeron().addSubscription(Endpoint.udp(options.endpoint()), AeronConnection.DATA_STREAM);
+            control = aeron.aeron().addExclusivePublication(Endpoint.udp(options.source()),
                     AeronConnection.CONTROL_STREAM);
             FragmentAssembler assembler = new FragmentAssembler(this::onData);
             IdleStrategy idle = IdleStrategies.create();
             while (running) {
                 long now = System.nanoTime();
-                if (streaming && now - lastHeard > options.sourceTimeout().toNanos()) {
-                    LOG.log(System.Logger.Level.WARNING, "source " + options.source() + " silent; resubscribing from "
-                            + writer.nextIndex());
-                    streaming = false;
-                    nonce = null;
+                if (state != State.HANDSHAKE && now - lastHeard > options.sourceTimeout().toNanos()) {
+                    restartHandshake(state == State.STREAMING ? "source " + options.source() + " silent; resubscribing from "
+                            + writer.nextIndex() : null);
                 }
-                if (!streaming && now - lastSubscribe > RESUBSCRIBE_NANOS) {
-                    subscribe(now);
+                if (state != State.STREAMING && now - lastSent > RESUBSCRIBE_NANOS) {
+                    resend(now);
                 }
                 int work = data.poll(assembler, 64);
                 acknowledge();
+                drops.maybeLog(now);
                 idle.idle(work);
             }
         } catch (RuntimeException e) {
@@ -152,40 +182,60 @@ public final class Replica implements AutoCloseable {
         }
     }
 
-    private void subscribe(long now) {
-        lastSubscribe = now;
+    /** Starts a new handshake (a new nonce) the next time round; {@code reason}, if any, is logged. */
+    private void restartHandshake(String reason) {
+        if (reason != null) {
+            LOG.log(System.Logger.Level.WARNING, reason);
+        }
+        state = State.HANDSHAKE;
+        nonce = null;
+        fromSource = null;
+        toSource = null;
+        lastHeard = System.nanoTime();
+    }
+
+    /** Sends the SUBSCRIBE of the handshake (a new one if none runs), or the CONFIRM again while no reply came. */
+    private void resend(long now) {
+        lastSent = now;
         if (!control.isConnected()) {
             return;
         }
+        if (state == State.CONFIRMING) {
+            control.offer(out, 0, Confirm.encode(out, replicaId, sourceNonce, toSource));
+            return;
+        }
         if (nonce == null) { // a new handshake; until it is answered, the same request is sent again
-            nonce = new byte[Wire.NONCE_LENGTH];
+            nonce = new byte[Wire.NONCE];
             random.nextBytes(nonce);
+            lastHeard = now;
+        } else if (now - lastHeard > NO_ANSWER_LOG_NANOS) {
+            LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": no answer from source " + options.source()
+                    + " yet (is it running and reachable, and does it hold the same secret?)");
+            lastHeard = now;
         }
         byte[] descriptor = null;
         if (options.expectedLayout() != null) {
             descriptor = new byte[options.expectedLayout().encodedSize()];
             options.expectedLayout().encodeTo(MemorySegment.ofArray(descriptor), 0);
         }
-        SubscribeRequest request = new SubscribeRequest(replicaId, nonce, writer.nextIndex(), options.sync(),
-                options.endpoint(), writer.newestFileHeader(), descriptor, true);
-        control.offer(out, 0, request.encode(out, hmac));
+        int flags = (options.sync() ? Subscribe.FLAG_SYNC : 0) | (options.requireEncryption() ? Subscribe.FLAG_ENCRYPT : 0);
+        Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), flags,
+                options.endpoint(), writer.newestFileHeader(), descriptor);
+        control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
     }
 
     private void acknowledge() {
         long next = writer.nextIndex();
-        if (next == acked || !control.isConnected()) {
+        if (state != State.STREAMING || next == acked || !control.isConnected()) {
             return;
         }
         if (options.sync()) {
             writer.force();
         }
-        out.putInt(0, Wire.ACK, Wire.ORDER);
-        out.putInt(4, 0, Wire.ORDER);
-        out.putLong(Wire.ACK_REPLICA, replicaId, Wire.ORDER);
-        out.putLong(Wire.ACK_COMMITTED, next, Wire.ORDER);
-        out.putLong(Wire.ACK_FORCED, options.sync() ? next : -1, Wire.ORDER);
-        if (control.offer(out, 0, Wire.ACK_LENGTH) > 0) {
+        int length = Ack.encode(out, ackSequence + 1, replicaId, next, options.sync() ? next : -1, toSource);
+        if (control.offer(out, 0, length) > 0) {
             acked = next;
+            ackSequence++;
         }
     }
 
@@ -209,48 +259,109 @@ public final class Replica implements AutoCloseable {
         LOG.log(System.Logger.Level.ERROR, "replica " + dir + " stopped", reason);
     }
 
+    /**
+     * Takes one message: from the session the challenge named, a sealed session message; from any other, only a
+     * challenge to the current request. Its length is checked before anything is read, and it is copied into the
+     * replica's own buffer first, so that what is checked is what is used. Every drop is counted, nothing else.
+     */
     private void dispatch(DirectBuffer buffer, int offset, int length, Header header) {
-        int type = buffer.getInt(offset, Wire.ORDER);
-        if (type == Wire.ACCEPT || type == Wire.REFUSE) {
-            onReply(type, buffer, offset, length, header);
-        } else if (!streaming || header.sessionId() != acceptedSession) {
-            refuseData(header);
-        } else {
-            lastHeard = System.nanoTime();
-            if (type == Wire.BATCH) {
-                applyBatch(buffer, offset, length);
+        boolean fromSession = state != State.HANDSHAKE && header.sessionId() == sessionId;
+        if (!fromSession) {
+            if (state == State.HANDSHAKE && nonce != null && length == Challenge.LENGTH) {
+                in.putBytes(0, buffer, offset, length);
+                if (Challenge.answers(in, length, replicaId, nonce, challengeMac)) {
+                    onChallenge();
+                    return;
+                }
             }
+            drops.count(length == Challenge.LENGTH ? DropReason.UNSIGNED : DropReason.FOREIGN, peerOf(header));
+            return;
+        }
+        if (length < Session.MIN_LENGTH || length > in.capacity()) {
+            drops.count(DropReason.MALFORMED, peerOf(header));
+            return;
+        }
+        in.putBytes(0, buffer, offset, length);
+        long sequence = Session.sequence(in);
+        if (sequence < nextSequence) {
+            drops.count(DropReason.REPLAYED, peerOf(header));
+            return;
+        }
+        int type = in.getInt(0, Wire.ORDER);
+        boolean opened = type == Wire.BATCH && encrypted
+                ? Session.openEncrypted(in, length, fromSource, scratch())
+                : Session.open(in, length, fromSource);
+        if (!opened) {
+            drops.count(DropReason.FORGED, peerOf(header));
+            return;
+        }
+        if (sequence != nextSequence) {
+            restartHandshake("replica " + dir + ": message " + nextSequence + " of the session never arrived (got "
+                    + sequence + "); resubscribing from " + writer.nextIndex());
+            return;
+        }
+        nextSequence++;
+        lastHeard = System.nanoTime();
+        String violation = onSessionMessage(type, length);
+        if (violation != null) {
+            LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": the source sent " + violation
+                    + "; the session ends, resubscribing from " + writer.nextIndex());
+            restartHandshake(null);
         }
     }
 
-    private void onReply(int type, DirectBuffer buffer, int offset, int length, Header header) {
-        if (nonce == null || !Handshake.answers(buffer, offset, length, replicaId, nonce)) {
-            return; // the reply to an earlier request, or to another replica
-        }
-        if (type == Wire.REFUSE) {
-            refusal = new RefusalException("source " + options.source() + " refused replica " + dir + ": "
-                    + Handshake.refusal(buffer, offset, length, hmac));
-            LOG.log(System.Logger.Level.ERROR, refusal.getMessage());
-            running = false;
-        } else if (Handshake.acceptSigned(buffer, offset, length, hmac)) {
-            acceptedSession = buffer.getInt(offset + Wire.ACC_SESSION, Wire.ORDER);
-            streaming = true;
-            lastHeard = System.nanoTime();
-            nonce = null;
-            LOG.log(System.Logger.Level.INFO, "replica " + dir + " follows " + options.source() + " from index "
-                    + buffer.getLong(offset + Wire.ACC_START, Wire.ORDER));
-        } else {
-            LOG.log(System.Logger.Level.WARNING, "ignored an accept not signed with the secret from " + peerOf(header));
-        }
+    private void onChallenge() {
+        sourceNonce = Challenge.sourceNonce(in);
+        sessionId = Challenge.sessionId(in);
+        byte[][] keys = Keys.session(options.secret(), nonce, sourceNonce);
+        fromSource = new Sealer(keys[0]);
+        toSource = new Sealer(keys[1]);
+        nextSequence = 0;
+        ackSequence = 0;
+        state = State.CONFIRMING;
+        lastHeard = System.nanoTime();
+        lastSent = 0; // the confirmation goes out at once
     }
 
-    private void refuseData(Header header) {
-        long now = System.nanoTime();
-        if (now - lastRefusedLog > 1_000_000_000L) {
-            lastRefusedLog = now;
-            LOG.log(System.Logger.Level.WARNING, "replica " + dir + " dropped data from " + peerOf(header)
-                    + " (session " + header.sessionId() + "): not the session it handshook with");
+    /** Acts on an opened session message; returns what was wrong with it, or null. */
+    private String onSessionMessage(int type, int length) {
+        if (state == State.CONFIRMING) {
+            if (type == Wire.ACCEPT && Accept.wellFormed(in, length)) {
+                if (options.requireEncryption() && !Accept.encrypted(in)) {
+                    return "an unencrypted session to a replica that requires encryption";
+                }
+                encrypted = Accept.encrypted(in);
+                state = State.STREAMING;
+                nonce = null;
+                acked = -1;
+                LOG.log(System.Logger.Level.INFO, "replica " + dir + " follows " + options.source() + " from index "
+                        + Accept.start(in) + (encrypted ? ", encrypted" : ""));
+                return null;
+            }
+            if (type == Wire.REFUSE && Refuse.wellFormed(in, length)) {
+                refusal = new RefusalException("source " + options.source() + " refused replica " + dir + ": "
+                        + Refuse.reason(in));
+                LOG.log(System.Logger.Level.ERROR, refusal.getMessage());
+                running = false;
+                return null;
+            }
+            return "a message of type " + type + " where an accept or refusal belongs";
         }
+        if (type == Wire.HEARTBEAT && Heartbeat.wellFormed(in, length)) {
+            return null;
+        }
+        if (type == Wire.BATCH) {
+            String malformed = Batch.check(in, length);
+            return malformed != null ? malformed : applyBatch(length);
+        }
+        return "a message of type " + type + " or length " + length + " that does not belong in a stream";
+    }
+
+    private byte[] scratch() {
+        if (decrypted == null) {
+            decrypted = new byte[Wire.MAX_MESSAGE];
+        }
+        return decrypted;
     }
 
     private String peerOf(Header header) {
@@ -258,40 +369,38 @@ public final class Replica implements AutoCloseable {
         return image == null ? "an unknown peer" : image.sourceIdentity();
     }
 
-    private void applyBatch(DirectBuffer buffer, int offset, int length) {
-        int count = buffer.getInt(offset + Wire.BATCH_COUNT, Wire.ORDER);
-        int at = offset + Wire.BATCH_ENTRIES;
-        int end = offset + length;
+    /** How many messages this replica dropped for {@code reason} since it started. */
+    public long dropped(DropReason reason) {
+        return drops.total(reason);
+    }
+
+    /** Applies a checked batch; returns why the stream diverged from what the replica holds, or null. */
+    private String applyBatch(int length) {
+        int count = Session.aux(in);
+        int at = Session.BODY_AT;
         try {
             for (int i = 0; i < count; i++) {
-                int kind = buffer.getInt(at, Wire.ORDER);
-                int size = buffer.getInt(at + 4, Wire.ORDER);
-                int entryEnd = Wire.entryEnd(buffer, at, end);
-                if (kind == Wire.ENTRY_FILE) {
-                    byte[] header = new byte[size];
-                    buffer.getBytes(at + Wire.FILE_BYTES, header);
-                    writer.startFile(header);
-                } else if (kind == Wire.ENTRY_RUN) {
-                    applyRun(buffer, at, size, entryEnd - at - Wire.RUN_BYTES);
+                int kind = Batch.kind(in, at);
+                if (kind == Batch.ENTRY_FILE) {
+                    writer.startFile(Batch.fileHeader(in, at));
+                } else if (kind == Batch.ENTRY_RUN) {
+                    applyRun(at);
                 } else {
-                    long index = buffer.getLong(at + Wire.RECORD_INDEX, Wire.ORDER);
-                    long word = buffer.getLong(at + Wire.RECORD_WORD, Wire.ORDER);
-                    applyRecord(index, word, buffer, at + Wire.RECORD_PAYLOAD, size);
+                    applyRecord(Batch.index(in, at), Batch.recordWord(in, at));
                 }
-                at = entryEnd;
+                at = Batch.next(in, at);
             }
+            return null;
         } catch (QueueCorruptedException storage) {
             throw storage; // the replica's own files failed: it stops (onData); a restart resumes
         } catch (IllegalStateException | IllegalArgumentException diverged) {
-            LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": " + diverged.getMessage() + "; resubscribing");
-            streaming = false;
-            nonce = null;
+            return "a batch the replica cannot take (" + diverged.getMessage() + ")";
         } finally {
             held = writer.nextIndex(); // what the entries before a failing one wrote is held
         }
     }
 
-    private void applyRecord(long index, long word, DirectBuffer buffer, int payloadAt, int size) {
+    private void applyRecord(long index, long word) {
         long next = writer.nextIndex();
         if (index < next && !ReplicaWriter.isPadding(word)) {
             return; // held already (the stream restarted before it)
@@ -299,13 +408,12 @@ public final class Replica implements AutoCloseable {
         if (index > next) {
             throw new IllegalStateException("a gap: record " + index + " arrived, the replica expects " + next);
         }
-        MemorySegment payload = view.view(buffer, payloadAt, size);
-        writer.write(word, payload, view.offset(), size);
+        writer.write(word, MemorySegment.NULL, 0, 0);
     }
 
-    private void applyRun(DirectBuffer buffer, int at, int count, int length) {
-        long index = buffer.getLong(at + Wire.RUN_INDEX, Wire.ORDER);
-        long position = buffer.getLong(at + Wire.RUN_POSITION, Wire.ORDER);
+    private void applyRun(int at) {
+        long index = Batch.index(in, at);
+        int count = Batch.runCount(in, at);
         long next = writer.nextIndex();
         if (index + count <= next) {
             return; // held already (the stream restarted before it)
@@ -314,8 +422,8 @@ public final class Replica implements AutoCloseable {
             throw new IllegalStateException("a run of indices " + index + " to " + (index + count - 1)
                     + " arrived, the replica expects " + next);
         }
-        MemorySegment bytes = view.view(buffer, at + Wire.RUN_BYTES, length);
-        writer.writeRun(index, position, bytes, view.offset(), length, count);
+        writer.writeRun(index, Batch.runPosition(in, at), inSegment, at + Batch.RUN_BYTES, Batch.runLength(in, at),
+                count);
     }
 
     /** Stops following and closes the replica's files and Aeron client. */

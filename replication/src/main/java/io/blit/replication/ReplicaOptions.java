@@ -14,12 +14,13 @@ import java.util.Objects;
  * @param expectedLayout the layout the replica's readers expect (the source must hold exactly it), or null for any
  * @param aeronDir       the directory of an external Aeron media driver, or null for an embedded one
  * @param sourceTimeout  how long the source may be silent before the replica resubscribes
+ * @param requireEncryption ask the source to encrypt the batches, and take no session that is not encrypted
  */
 public record ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, LayoutDescriptor expectedLayout,
-                             String aeronDir, Duration sourceTimeout) {
+                             String aeronDir, Duration sourceTimeout, boolean requireEncryption) {
     public ReplicaOptions {
-        AeronConnection.udp(source);
-        AeronConnection.udp(endpoint);
+        Endpoint.udp(source);
+        Endpoint.udp(endpoint);
         Objects.requireNonNull(secret, "secret");
         Objects.requireNonNull(sourceTimeout, "sourceTimeout");
         secret = secret.clone();
@@ -27,23 +28,28 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
 
     /** Not sync, any layout, an embedded driver, resubscribing after 2 s of silence. */
     public static ReplicaOptions of(String source, String endpoint, byte[] secret) {
-        return new ReplicaOptions(source, endpoint, secret, false, null, null, Duration.ofSeconds(2));
+        return new ReplicaOptions(source, endpoint, secret, false, null, null, Duration.ofSeconds(2), false);
     }
 
     public ReplicaOptions sync(boolean forceBeforeAck) {
-        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayout, aeronDir, sourceTimeout);
+        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayout, aeronDir, sourceTimeout, requireEncryption);
     }
 
     public ReplicaOptions expectedLayout(LayoutDescriptor layout) {
-        return new ReplicaOptions(source, endpoint, secret, sync, layout, aeronDir, sourceTimeout);
+        return new ReplicaOptions(source, endpoint, secret, sync, layout, aeronDir, sourceTimeout, requireEncryption);
     }
 
     public ReplicaOptions aeronDir(String dir) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, dir, sourceTimeout);
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, dir, sourceTimeout, requireEncryption);
     }
 
     public ReplicaOptions sourceTimeout(Duration timeout) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, timeout);
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, timeout, requireEncryption);
+    }
+
+    /** Ask the source to encrypt every batch (AES-256-GCM), and refuse a session it does not encrypt. */
+    public ReplicaOptions requireEncryption(boolean on) {
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout, on);
     }
 
     @Override

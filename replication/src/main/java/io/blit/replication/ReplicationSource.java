@@ -1,10 +1,21 @@
 package io.blit.replication;
 
+import io.aeron.ExclusivePublication;
 import io.aeron.FragmentAssembler;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.BlitQueue;
+import io.blit.replication.wire.Ack;
+import io.blit.replication.wire.Challenge;
+import io.blit.replication.wire.Confirm;
+import io.blit.replication.wire.HmacSha256;
+import io.blit.replication.wire.Keys;
+import io.blit.replication.wire.Session;
+import io.blit.replication.wire.Subscribe;
+import io.blit.replication.wire.Wire;
+import java.security.SecureRandom;
+import java.util.Iterator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,27 +43,39 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ReplicationSource implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
+    /** Handshakes in progress at once, and per data endpoint: what replayed requests can cost at most. */
+    static final int MAX_PENDING = 16;
+    static final int MAX_PENDING_PER_ENDPOINT = 2;
 
     private final Path dir;
     private final SourceOptions options;
     private final AeronConnection connection;
     private final Subscription control;
-    private final Hmac hmac;
+    private final HmacSha256 subscribeMac;
+    private final HmacSha256 challengeMac;
+    private final SecureRandom random = new SecureRandom();
+    /** Handshakes challenged and not yet confirmed; the control thread's. */
+    private final List<PendingHandshake> pending = new ArrayList<>();
+    private final RecentNonces recentNonces = new RecentNonces(4096);
+    private final DropLog drops = new DropLog("replication source");
+    /** The control thread's copy of each message it takes, and its buffer for challenges. */
+    private final UnsafeBuffer in = new UnsafeBuffer(new byte[Wire.MAX_CONTROL_MESSAGE]);
+    private final UnsafeBuffer challengeBuffer = new UnsafeBuffer(new byte[Challenge.LENGTH]);
     /** By the replica's data endpoint: a replica restarted on the same endpoint replaces its old session. */
     private final Map<String, SourceSession> sessions = new ConcurrentHashMap<>();
     private final BlitQueue<Void> queue;
     private final Thread controlThread;
-    private final UnsafeBuffer replyBuffer = new UnsafeBuffer(new byte[64 << 10]);
     private volatile boolean running = true;
 
     private ReplicationSource(Path dir, SourceOptions options) {
         this.dir = dir;
         this.options = options;
-        this.hmac = new Hmac(options.secret());
+        this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
+        this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         requireQueue(dir);
         this.queue = BlitQueue.openRaw(dir);
         this.connection = AeronConnection.open(options.aeronDir(), dir, "source");
-        this.control = connection.aeron().addSubscription(AeronConnection.udp(options.control()),
+        this.control = connection.aeron().addSubscription(Endpoint.udp(options.control()),
                 AeronConnection.CONTROL_STREAM);
         this.controlThread = Thread.ofPlatform().name("blit-replication-source").daemon().unstarted(this::controlLoop);
     }
@@ -137,7 +160,7 @@ public final class ReplicationSource implements AutoCloseable {
     public List<ReplicaStatus> replicas() {
         List<ReplicaStatus> list = new ArrayList<>();
         for (SourceSession session : sessions.values()) {
-            list.add(new ReplicaStatus(session.peer, session.request.dataChannel(), session.committed, session.forced,
+            list.add(new ReplicaStatus(session.peer, session.request.endpoint(), session.committed, session.forced,
                     session.request.sync(), session.running()));
         }
         return list;
@@ -147,80 +170,189 @@ public final class ReplicationSource implements AutoCloseable {
         FragmentAssembler assembler = new FragmentAssembler(this::onControl);
         IdleStrategy idle = IdleStrategies.create();
         while (running) {
-            idle.idle(control.poll(assembler, 64)); // ended sessions stay listed (not serving) until replaced
+            int work = control.poll(assembler, 64); // ended sessions stay listed (not serving) until replaced
+            long now = System.nanoTime();
+            work += servicePending(now);
+            drops.maybeLog(now);
+            idle.idle(work);
         }
+        pending.forEach(handshake -> handshake.publication.close());
+        pending.clear();
     }
 
+    /**
+     * Takes one message from the control endpoint: its length is checked before anything is read, and it is copied
+     * into the control thread's own buffer, so what is checked is what is used. Every drop is counted; nothing is
+     * allocated or logged for a message that is not signed or sealed with the secret's keys.
+     */
     private void onControl(DirectBuffer buffer, int offset, int length, Header header) {
-        if (length < 8) {
+        if (length < 2 * Integer.BYTES || length > Wire.MAX_CONTROL_MESSAGE) {
+            drops.count(DropReason.MALFORMED, peerOf(header));
             return;
         }
-        int type = buffer.getInt(offset, Wire.ORDER);
-        if (type == Wire.ACK && length >= Wire.ACK_LENGTH) {
-            long replicaId = buffer.getLong(offset + Wire.ACK_REPLICA, Wire.ORDER);
-            for (SourceSession session : sessions.values()) {
-                if (session.request.replicaId() == replicaId && session.controlSession == header.sessionId()) {
-                    session.acknowledge(buffer.getLong(offset + Wire.ACK_COMMITTED, Wire.ORDER),
-                            buffer.getLong(offset + Wire.ACK_FORCED, Wire.ORDER));
-                }
-            }
-        } else if (type == Wire.SUBSCRIBE) {
-            subscribe(buffer, offset, length, header);
+        in.putBytes(0, buffer, offset, length);
+        switch (in.getInt(0, Wire.ORDER)) {
+            case Wire.SUBSCRIBE -> onSubscribe(length, header);
+            case Wire.CONFIRM -> onConfirm(length, header);
+            case Wire.ACK -> onAck(length, header);
+            default -> drops.count(DropReason.MALFORMED, peerOf(header));
         }
     }
 
-    private void subscribe(DirectBuffer buffer, int offset, int length, Header header) {
-        String peer = peerOf(header);
-        SubscribeRequest request;
-        try {
-            request = SubscribeRequest.decode(buffer, offset, length, hmac);
-        } catch (RefusalException malformed) {
-            LOG.log(System.Logger.Level.WARNING, "refused replica " + peer + ": " + malformed.getMessage());
+    private void onSubscribe(int length, Header header) {
+        if (Subscribe.check(in, length) != null) {
+            boolean otherVersion = length >= 8 && Subscribe.version(in) != Wire.VERSION;
+            drops.count(otherVersion ? DropReason.OTHER_VERSION : DropReason.MALFORMED, peerOf(header));
             return;
         }
-        SourceSession serving = sessions.get(request.dataChannel());
-        if (serving != null && serving.running() && serving.request.replicaId() == request.replicaId()
-                && java.util.Arrays.equals(serving.request.nonce(), request.nonce())) {
-            return; // the same request again, sent before our accept arrived: its session is starting already
+        if (!Subscribe.signed(in, length, subscribeMac)) {
+            drops.count(DropReason.UNSIGNED, peerOf(header));
+            return;
         }
-        long start;
+        if (isResent()) {
+            return; // the same request again, sent before our challenge or accept arrived
+        }
+        Subscribe.Request request = Subscribe.decode(in, length);
+        if (!recentNonces.add(request.replicaId(), request.nonce())) {
+            drops.count(DropReason.REPLAYED, peerOf(header));
+            return;
+        }
+        if (!Endpoint.isValid(request.endpoint())) {
+            drops.count(DropReason.MALFORMED, peerOf(header));
+            return;
+        }
+        long sameEndpoint = pending.stream().filter(p -> p.request.endpoint().equals(request.endpoint())).count();
+        if (pending.size() >= MAX_PENDING || sameEndpoint >= MAX_PENDING_PER_ENDPOINT) {
+            drops.count(DropReason.OVER_LIMIT, peerOf(header));
+            return;
+        }
+        ExclusivePublication publication;
         try {
-            if (!request.signed()) {
-                throw new RefusalException("the subscribe request is not signed with this source's secret");
+            publication = connection.aeron().addExclusivePublication(
+                    Endpoint.udp(request.endpoint()) + "|mtu=" + options.mtu(), AeronConnection.DATA_STREAM);
+        } catch (RuntimeException e) { // e.g. a host name that does not resolve
+            drops.count(DropReason.MALFORMED, peerOf(header));
+            return;
+        }
+        byte[] sourceNonce = new byte[Wire.NONCE];
+        random.nextBytes(sourceNonce);
+        pending.add(new PendingHandshake(request, sourceNonce, publication, options.secret(), peerOf(header),
+                System.nanoTime() + options.replicaTimeout().toNanos()));
+    }
+
+    /** Whether the checked, signed request in {@code in} is one being challenged or served already. */
+    private boolean isResent() {
+        long replicaId = Subscribe.replicaId(in);
+        for (PendingHandshake handshake : pending) {
+            if (handshake.request.replicaId() == replicaId && Subscribe.hasNonce(in, handshake.request.nonce())) {
+                return true;
             }
+        }
+        for (SourceSession session : sessions.values()) {
+            if (session.running() && session.request.replicaId() == replicaId
+                    && Subscribe.hasNonce(in, session.request.nonce())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int servicePending(long now) {
+        int work = 0;
+        for (Iterator<PendingHandshake> it = pending.iterator(); it.hasNext(); ) {
+            PendingHandshake handshake = it.next();
+            if (now - handshake.deadline > 0) {
+                it.remove();
+                handshake.publication.close();
+                drops.count(DropReason.UNANSWERED, handshake.peer);
+            } else {
+                work += handshake.poll(now, challengeBuffer, challengeMac);
+            }
+        }
+        return work;
+    }
+
+    private void onConfirm(int length, Header header) {
+        if (!Confirm.wellFormed(in, length)) {
+            drops.count(DropReason.MALFORMED, peerOf(header));
+            return;
+        }
+        PendingHandshake handshake = null;
+        for (PendingHandshake candidate : pending) {
+            if (candidate.request.replicaId() == Confirm.replicaId(in) && Confirm.names(in, candidate.sourceNonce)) {
+                handshake = candidate;
+            }
+        }
+        if (handshake == null) {
+            drops.count(DropReason.FOREIGN, peerOf(header));
+            return;
+        }
+        if (!Session.open(in, length, handshake.fromReplica)) {
+            drops.count(DropReason.FORGED, peerOf(header));
+            return;
+        }
+        pending.remove(handshake);
+        startSession(handshake, header.sessionId());
+    }
+
+    /**
+     * A confirmed handshake: the replica proved it knows the secret and both nonces. Its earlier session (same
+     * endpoint or same replica id) ends; a new one starts, which accepts, or refuses with the reason the checks give.
+     */
+    private void startSession(PendingHandshake handshake, int controlSession) {
+        Subscribe.Request request = handshake.request;
+        long start = -1;
+        String refusal = null;
+        try {
             start = SourceHandshake.check(queue, request);
         } catch (RuntimeException refused) { // a RefusalException, or a file of the queue that cannot be read
-            LOG.log(System.Logger.Level.WARNING, "refused replica " + peer + ": " + refused.getMessage());
-            sendRefusal(request, refused.getMessage());
-            return;
+            refusal = refused.getMessage();
+            LOG.log(System.Logger.Level.WARNING, "refused replica " + handshake.peer + ": " + refusal);
         }
-        SourceSession previous = sessions.get(request.dataChannel());
-        if (previous != null) {
-            previous.stop();
+        for (SourceSession session : sessions.values()) {
+            if (session.request.replicaId() == request.replicaId() || session.request.endpoint().equals(request.endpoint())) {
+                session.stop();
+            }
         }
-        SourceSession session = new SourceSession(dir, request, start, peer, header.sessionId(), connection.aeron(),
-                options);
-        sessions.put(request.dataChannel(), session);
-        Thread.ofPlatform().name("blit-replication-session-" + peer).daemon().start(session);
+        SourceSession session = new SourceSession(dir, handshake, start, refusal, controlSession,
+                options.encrypt() || request.encrypt(), options);
+        sessions.values().removeIf(old -> !old.running() && old.request.replicaId() == request.replicaId());
+        sessions.put(request.endpoint(), session);
+        Thread.ofPlatform().name("blit-replication-session-" + handshake.peer).daemon().start(session);
     }
 
-    /** Sends a refusal to the request's data channel from a short-lived thread (the control loop never blocks). */
-    private void sendRefusal(SubscribeRequest request, String reason) {
-        int length = Handshake.refuse(replyBuffer, request, reason, hmac);
-        byte[] copy = new byte[length];
-        replyBuffer.getBytes(0, copy);
-        Thread.ofPlatform().name("blit-replication-refusal").daemon().start(() -> {
-            try (var publication = connection.aeron().addExclusivePublication(
-                    AeronConnection.udp(request.dataChannel()), AeronConnection.DATA_STREAM)) {
-                long deadline = System.nanoTime() + options.replicaTimeout().toNanos();
-                UnsafeBuffer message = new UnsafeBuffer(copy);
-                while (publication.offer(message, 0, copy.length) < 0 && System.nanoTime() < deadline) {
-                    LockSupport.parkNanos(1_000_000);
-                }
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "could not send the refusal to " + request.dataChannel(), e);
+    private void onAck(int length, Header header) {
+        if (!Ack.wellFormed(in, length)) {
+            drops.count(DropReason.MALFORMED, peerOf(header));
+            return;
+        }
+        SourceSession session = null;
+        for (SourceSession candidate : sessions.values()) {
+            if (candidate.running() && candidate.request.replicaId() == Ack.replicaId(in)
+                    && candidate.controlSession == header.sessionId()) {
+                session = candidate;
             }
-        });
+        }
+        if (session == null) {
+            drops.count(DropReason.FOREIGN, peerOf(header));
+            return;
+        }
+        long sequence = Session.sequence(in);
+        if (sequence <= session.lastAckSequence) {
+            drops.count(DropReason.REPLAYED, peerOf(header));
+            return;
+        }
+        if (!Session.open(in, length, session.fromReplica)) {
+            drops.count(DropReason.FORGED, peerOf(header));
+            return;
+        }
+        session.lastAckSequence = sequence;
+        session.acknowledge(Ack.committed(in), Ack.forced(in));
+    }
+
+    /** How many messages this source dropped for {@code reason} since it started. */
+    public long dropped(DropReason reason) {
+        return drops.total(reason);
     }
 
     private String peerOf(Header header) {

@@ -5,6 +5,7 @@ import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
 import java.lang.foreign.MemorySegment;
+import io.blit.replication.wire.Subscribe;
 import java.util.Arrays;
 
 /**
@@ -22,7 +23,7 @@ final class SourceHandshake {
      *
      * @throws RefusalException naming what differs
      */
-    static long check(BlitQueue<Void> queue, SubscribeRequest request) {
+    static long check(BlitQueue<Void> queue, Subscribe.Request request) {
         long[] files = queue.fileFirstIndices();
         if (request.expectedDescriptor() != null) {
             LayoutDescriptor expected;

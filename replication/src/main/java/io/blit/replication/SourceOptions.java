@@ -12,11 +12,13 @@ import java.util.Objects;
  * @param replicaTimeout how long a replica may be unreachable before its session ends (it resubscribes later)
  * @param batchBytes     the most record bytes the source packs into one Aeron message (larger records go alone)
  * @param mtu            the MTU of the stream to each replica (Aeron's {@code mtu} channel parameter)
+ * @param encrypt        encrypt every batch (AES-256-GCM) to every replica; off: batches are authenticated, not
+ *                       encrypted (a replica may still ask for encryption, {@link ReplicaOptions#requireEncryption})
  */
 public record SourceOptions(String control, byte[] secret, String aeronDir, Duration replicaTimeout, int batchBytes,
-                            int mtu) {
+                            int mtu, boolean encrypt) {
     public SourceOptions {
-        AeronConnection.udp(control);
+        Endpoint.udp(control);
         Objects.requireNonNull(secret, "secret");
         Objects.requireNonNull(replicaTimeout, "replicaTimeout");
         if (batchBytes < 1024 || batchBytes > 1 << 20) {
@@ -30,19 +32,19 @@ public record SourceOptions(String control, byte[] secret, String aeronDir, Dura
 
     /** An embedded driver, replicas timed out after 5 s, 60 KiB batches, Aeron's default MTU (1408 bytes). */
     public static SourceOptions of(String control, byte[] secret) {
-        return new SourceOptions(control, secret, null, Duration.ofSeconds(5), 60 << 10, 1408);
+        return new SourceOptions(control, secret, null, Duration.ofSeconds(5), 60 << 10, 1408, false);
     }
 
     public SourceOptions aeronDir(String dir) {
-        return new SourceOptions(control, secret, dir, replicaTimeout, batchBytes, mtu);
+        return new SourceOptions(control, secret, dir, replicaTimeout, batchBytes, mtu, encrypt);
     }
 
     public SourceOptions replicaTimeout(Duration timeout) {
-        return new SourceOptions(control, secret, aeronDir, timeout, batchBytes, mtu);
+        return new SourceOptions(control, secret, aeronDir, timeout, batchBytes, mtu, encrypt);
     }
 
     public SourceOptions batchBytes(int bytes) {
-        return new SourceOptions(control, secret, aeronDir, replicaTimeout, bytes, mtu);
+        return new SourceOptions(control, secret, aeronDir, replicaTimeout, bytes, mtu, encrypt);
     }
 
     /**
@@ -50,7 +52,15 @@ public record SourceOptions(String control, byte[] secret, String aeronDir, Dura
      * MTU is 64 KiB, 65504 is the fastest); above the network's MTU the kernel fragments IP packets.
      */
     public SourceOptions mtu(int bytes) {
-        return new SourceOptions(control, secret, aeronDir, replicaTimeout, batchBytes, bytes);
+        return new SourceOptions(control, secret, aeronDir, replicaTimeout, batchBytes, bytes, encrypt);
+    }
+
+    /**
+     * Encrypt every batch (AES-256-GCM under the session's key) for links that leave a private network. Handshake,
+     * acknowledgements and heartbeats are authenticated either way, never encrypted (they carry indices only).
+     */
+    public SourceOptions encrypt(boolean on) {
+        return new SourceOptions(control, secret, aeronDir, replicaTimeout, batchBytes, mtu, on);
     }
 
     @Override

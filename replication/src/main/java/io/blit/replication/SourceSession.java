@@ -1,58 +1,80 @@
 package io.blit.replication;
 
-import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.RecordStream;
+import io.blit.replication.wire.Accept;
+import io.blit.replication.wire.Batch;
+import io.blit.replication.wire.Heartbeat;
+import io.blit.replication.wire.Refuse;
+import io.blit.replication.wire.Sealer;
+import io.blit.replication.wire.Session;
+import io.blit.replication.wire.Subscribe;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One replica's stream, in a thread of its own: a {@link RecordStream} over the source's queue from the handshake's
- * start index, packed into batches offered on an exclusive publication to the replica's data channel — catch-up from
- * the files, then live, the same loop. Back-pressure waits (idle strategy), never drops; a replica unreachable for
- * the source's replica timeout ends its session (it resubscribes from what it holds). Appenders never wait for it:
- * the session only reads the queue's files.
+ * One authenticated replica's stream, in a thread of its own: ACCEPT (or REFUSE) as sequence 0, then a
+ * {@link RecordStream} over the source's queue from the handshake's start index, packed into batches sealed under the
+ * session's key (MAC, or encryption if the session is encrypted) and offered on the publication the handshake
+ * challenged over — catch-up from the files, then live, the same loop. Back-pressure waits (idle strategy), never
+ * drops; a replica unreachable for the source's replica timeout ends its session (it resubscribes from what it
+ * holds). Appenders never wait for it: the session only reads the queue's files.
+ *
+ * <p>Fields read by other threads are volatile; {@link #lastAckSequence} and {@link #fromReplica} belong to the
+ * source's control thread.
  */
 final class SourceSession implements Runnable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
     private static final long HEARTBEAT_NANOS = 100_000_000L;
 
-    final SubscribeRequest request;
+    final Subscribe.Request request;
     final String peer;
     final int controlSession;
+    /** Opens the replica's ACKs (control thread). */
+    final Sealer fromReplica;
+    /** The sequence of the last ACK taken (control thread). */
+    long lastAckSequence;
     private final Path dir;
     private final long start;
-    private final Aeron aeron;
+    private final String refusal;
+    private final boolean encrypted;
+    private final ExclusivePublication publication;
+    private final Sealer toReplica;
     private final SourceOptions options;
-    private final Hmac hmac;
     private volatile boolean running = true;
     /** What the replica acknowledged: it holds every index below {@code committed} (and has forced below {@code forced}). */
     volatile long committed;
     volatile long forced;
-    volatile boolean connected;
+    /** Every index below this has been sent: an acknowledgement beyond it is a protocol violation. */
+    private volatile long sent;
+    private boolean connected;
+    private long sequence;
     private byte[] batch;
-    /** Two views of {@code batch}: Aeron's, and the one record payloads are copied into. */
+    /** Two views of {@code batch}: Aeron's, and the one record bytes are copied into. */
     private UnsafeBuffer buffer;
     private MemorySegment batchSegment;
 
-    SourceSession(Path dir, SubscribeRequest request, long start, String peer, int controlSession, Aeron aeron,
-                  SourceOptions options) {
+    SourceSession(Path dir, PendingHandshake handshake, long start, String refusal, int controlSession,
+                  boolean encrypted, SourceOptions options) {
         this.dir = dir;
-        this.request = request;
+        this.request = handshake.request;
+        this.peer = handshake.peer;
+        this.publication = handshake.publication;
+        this.fromReplica = handshake.fromReplica;
+        this.toReplica = new Sealer(handshake.keys[0]);
         this.start = start;
-        this.peer = peer;
+        this.refusal = refusal;
         this.controlSession = controlSession;
-        this.aeron = aeron;
+        this.encrypted = encrypted;
         this.options = options;
-        this.hmac = new Hmac(options.secret());
-        this.committed = request.nextIndex() < 0 ? start : request.nextIndex();
+        this.committed = Math.max(request.nextIndex(), start);
         this.forced = committed;
+        this.sent = committed;
         this.batch = new byte[options.batchBytes() + 4096];
         this.buffer = new UnsafeBuffer(batch);
         this.batchSegment = MemorySegment.ofArray(batch);
@@ -66,19 +88,28 @@ final class SourceSession implements Runnable {
         return running;
     }
 
+    /**
+     * An authenticated acknowledgement (control thread). One that claims more than was sent ends the session: the
+     * replica is not following the protocol.
+     */
     void acknowledge(long committedNext, long forcedNext) {
+        if (committedNext > sent || forcedNext > committedNext) {
+            LOG.log(System.Logger.Level.WARNING, "replica " + peer + " acknowledged index " + (committedNext - 1)
+                    + " (forced " + (forcedNext - 1) + "), beyond what was sent to it (" + (sent - 1)
+                    + "); its session ends");
+            stop();
+            return;
+        }
         committed = Math.max(committed, committedNext);
         forced = Math.max(forced, forcedNext);
     }
 
     @Override
     public void run() {
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
-             ExclusivePublication publication = aeron.addExclusivePublication(AeronConnection.udp(request.dataChannel())
-                     + "|mtu=" + options.mtu(),
-                     AeronConnection.DATA_STREAM)) {
-            if (!awaitConnected(publication)) {
-                LOG.log(System.Logger.Level.WARNING, "replica " + peer + " unreachable on " + request.dataChannel());
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); publication) {
+            connected = true;
+            if (refusal != null) {
+                offer(Refuse.encode(buffer, refusal, toReplica));
                 return;
             }
             RecordStream stream;
@@ -87,37 +118,36 @@ final class SourceSession implements Runnable {
             } catch (IllegalArgumentException | MessagesDeletedException e) {
                 String reason = "the source queue " + dir + " cannot serve from index " + start + ": " + e.getMessage();
                 LOG.log(System.Logger.Level.WARNING, "refused replica " + peer + ": " + reason);
-                offer(publication, Handshake.refuse(buffer, request, reason, hmac));
+                offer(Refuse.encode(buffer, reason, toReplica));
                 return;
             }
             try (stream) {
-                connected = offer(publication, Handshake.accept(buffer, request, start, publication.sessionId(), hmac));
-                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " from index " + start);
-                stream(stream, publication);
+                offer(Accept.encode(buffer, start, encrypted, toReplica));
+                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " from index " + start
+                        + (encrypted ? ", encrypted" : ""));
+                stream(stream);
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "session of replica " + peer + " failed", e);
         } finally {
-            connected = false;
             running = false;
         }
     }
 
-    private void stream(RecordStream stream, ExclusivePublication publication) {
+    private void stream(RecordStream stream) {
         IdleStrategy idle = IdleStrategies.create();
         long lastSent = System.nanoTime();
         while (running && connected) {
             int length = fill(stream);
             long now = System.nanoTime();
-            if (length > Wire.BATCH_ENTRIES) {
-                connected = offer(publication, length);
+            if (length > Session.BODY_AT) {
+                sent = stream.index(); // before the offer: the replica may acknowledge it before offer returns
+                offer(encrypted ? Session.sealEncrypted(buffer, length, toReplica) : Session.seal(buffer, length, toReplica));
                 lastSent = now;
                 idle.reset();
             } else {
                 if (now - lastSent > HEARTBEAT_NANOS) {
-                    buffer.putInt(0, Wire.HEARTBEAT, Wire.ORDER);
-                    buffer.putLong(Wire.HB_NEXT, stream.index(), Wire.ORDER);
-                    connected = offer(publication, Wire.HEARTBEAT_LENGTH);
+                    offer(Heartbeat.encode(buffer, ++sequence, stream.index(), toReplica));
                     lastSent = now;
                 }
                 idle.idle();
@@ -125,87 +155,71 @@ final class SourceSession implements Runnable {
         }
     }
 
-    /** Packs the stream's next events into the batch buffer; returns the batch's length. */
+    /** Packs the stream's next events into the batch buffer (leaving room for the tag); returns the batch's length. */
     private int fill(RecordStream stream) {
-        buffer.putInt(0, Wire.BATCH, Wire.ORDER);
-        int at = Wire.BATCH_ENTRIES;
+        Batch.start(buffer, sequence + 1);
+        int at = Session.BODY_AT;
         int count = 0;
         while (at < options.batchBytes()) {
             // a run fills the batch's room, or is one record however long (ensure() grows the buffer for it)
-            int event = stream.pollRun(Math.max(options.batchBytes() - at - Wire.RUN_BYTES, 8));
+            int event = stream.pollRun(Math.max(options.batchBytes() - at - Batch.RUN_BYTES, 8));
             if (event == RecordStream.NONE) {
                 break;
             }
             int need;
             if (event == RecordStream.FILE) {
                 byte[] header = stream.fileHeader();
-                need = Wire.FILE_BYTES + Wire.align8(header.length);
+                need = Batch.fileEntryLength(header.length);
                 ensure(at, need);
-                buffer.putInt(at, Wire.ENTRY_FILE, Wire.ORDER);
-                buffer.putInt(at + 4, header.length, Wire.ORDER);
-                buffer.putBytes(at + Wire.FILE_BYTES, header);
+                Batch.putFile(buffer, at, header);
             } else if (event == RecordStream.RUN) {
-                need = Math.toIntExact(Wire.RUN_BYTES + stream.runLength());
+                need = Math.toIntExact(Batch.RUN_BYTES + stream.runLength());
                 ensure(at, need);
-                buffer.putInt(at, Wire.ENTRY_RUN, Wire.ORDER);
-                buffer.putInt(at + 4, stream.runCount(), Wire.ORDER);
-                buffer.putLong(at + Wire.RUN_INDEX, stream.index(), Wire.ORDER);
-                buffer.putLong(at + Wire.RUN_POSITION, stream.runPosition(), Wire.ORDER);
-                buffer.putLong(at + Wire.RUN_LENGTH, stream.runLength(), Wire.ORDER);
-                stream.copyRun(batchSegment, at + Wire.RUN_BYTES);
+                Batch.putRunHead(buffer, at, stream.runCount(), stream.index(), stream.runPosition(), stream.runLength());
+                stream.copyRun(batchSegment, at + Batch.RUN_BYTES);
             } else { // the padding word that ends a file
-                need = Wire.RECORD_PAYLOAD;
+                need = Batch.RECORD_LENGTH;
                 ensure(at, need);
-                buffer.putInt(at, Wire.ENTRY_RECORD, Wire.ORDER);
-                buffer.putInt(at + 4, 0, Wire.ORDER);
-                buffer.putLong(at + Wire.RECORD_INDEX, stream.index(), Wire.ORDER);
-                buffer.putLong(at + Wire.RECORD_WORD, stream.word(), Wire.ORDER);
+                Batch.putRecord(buffer, at, stream.index(), stream.word());
             }
             at += need;
             count++;
         }
-        buffer.putInt(Wire.BATCH_COUNT, count, Wire.ORDER);
-        return at;
+        if (count > 0) {
+            sequence++;
+            Batch.count(buffer, count);
+        }
+        return count > 0 ? at : Session.BODY_AT;
     }
 
-    /** Grows the batch buffer (for a record larger than a batch), keeping what it holds. */
+    /** Grows the batch buffer (for a record larger than a batch), keeping what it holds and room for the tag. */
     private void ensure(int at, int need) {
-        if (at + need > batch.length) {
-            batch = java.util.Arrays.copyOf(batch, at + need);
+        if (at + need + Sealer.TAG > batch.length) {
+            batch = java.util.Arrays.copyOf(batch, at + need + Sealer.TAG);
             buffer = new UnsafeBuffer(batch);
             batchSegment = MemorySegment.ofArray(batch);
         }
     }
 
-    private boolean awaitConnected(ExclusivePublication publication) {
-        long deadline = System.nanoTime() + options.replicaTimeout().toNanos();
-        IdleStrategy idle = new BackoffIdleStrategy();
-        while (!publication.isConnected()) {
-            if (!running || System.nanoTime() > deadline) {
-                return false;
-            }
-            idle.idle();
-        }
-        return true;
-    }
-
-    private boolean offer(ExclusivePublication publication, int length) {
+    /** Offers the sealed message of {@code length} bytes in the buffer, waiting out back-pressure, never dropping it. */
+    private void offer(int length) {
         long deadline = System.nanoTime() + options.replicaTimeout().toNanos();
         IdleStrategy idle = IdleStrategies.create();
-        while (running) {
+        while (running && connected) {
             long result = publication.offer(buffer, 0, length);
             if (result > 0) {
-                return true;
+                return;
             }
             if (result == Publication.MAX_POSITION_EXCEEDED || result == Publication.CLOSED) {
-                return false;
+                connected = false;
+                return;
             }
             if (result == Publication.NOT_CONNECTED && System.nanoTime() > deadline) {
                 LOG.log(System.Logger.Level.WARNING, "replica " + peer + " disconnected; its session ends");
-                return false;
+                connected = false;
+                return;
             }
             idle.idle(); // back-pressured or reconnecting: wait, never drop
         }
-        return false;
     }
 }

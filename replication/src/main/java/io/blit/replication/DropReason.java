@@ -1,0 +1,25 @@
+package io.blit.replication;
+
+/**
+ * Why a source or replica dropped a message without acting on it. Each is counted
+ * ({@link ReplicationSource#dropped}, {@link Replica#dropped}) and summed up in at most one log line per
+ * {@link DropLog#INTERVAL_NANOS}; nothing else is spent on such a message.
+ */
+public enum DropReason {
+    /** Too short, too long, of an unknown type, or with lengths or counts that do not add up. */
+    MALFORMED,
+    /** A handshake message of another protocol version. */
+    OTHER_VERSION,
+    /** A SUBSCRIBE or CHALLENGE not signed with the shared secret. */
+    UNSIGNED,
+    /** A session message whose tag does not open under the session's key. */
+    FORGED,
+    /** A SUBSCRIBE whose nonce was seen before, or a session message whose sequence is not above the last. */
+    REPLAYED,
+    /** From a peer or Aeron session that is not the one authenticated (or answering no open handshake). */
+    FOREIGN,
+    /** A SUBSCRIBE beyond the limit of handshakes in progress. */
+    OVER_LIMIT,
+    /** A handshake whose challenge was not answered in time (its publication is closed). */
+    UNANSWERED
+}

@@ -1,0 +1,62 @@
+package io.blit.replication.wire;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The keys of the protocol, all derived from the shared secret with HKDF-SHA256 (RFC 5869): the secret itself never
+ * keys a MAC, and every purpose and direction has a key of its own, so that no message can be replayed as another
+ * kind or reflected back to its sender.
+ *
+ * <ul>
+ *   <li>{@link #subscribeKey}: HMAC of SUBSCRIBE (replica to source, before any session exists);</li>
+ *   <li>{@link #challengeKey}: HMAC of CHALLENGE (source to replica);</li>
+ *   <li>{@link #session}: the two AES-256 keys of a session (source to replica, replica to source), from the
+ *       secret and both sides' nonces: a session's keys are new for every handshake, and a replayed SUBSCRIBE
+ *       leads to a session no one but the replica that chose its nonce can key.</li>
+ * </ul>
+ *
+ * Stateless; thread-safe.
+ */
+public final class Keys {
+    /** Bytes of every derived key. */
+    public static final int LENGTH = 32;
+    /** The minimum length of a shared secret. */
+    public static final int MIN_SECRET = 32;
+    private static final byte[] SALT = ascii("blit-replication");
+
+    private Keys() {
+    }
+
+    /** The key of SUBSCRIBE MACs. */
+    public static byte[] subscribeKey(byte[] secret) {
+        return expand(extract(SALT, secret), "v3 subscribe");
+    }
+
+    /** The key of CHALLENGE MACs. */
+    public static byte[] challengeKey(byte[] secret) {
+        return expand(extract(SALT, secret), "v3 challenge");
+    }
+
+    /** A session's keys: {@code [0]} seals what the source sends, {@code [1]} what the replica sends. */
+    public static byte[][] session(byte[] secret, byte[] replicaNonce, byte[] sourceNonce) {
+        byte[] salt = new byte[replicaNonce.length + sourceNonce.length];
+        System.arraycopy(replicaNonce, 0, salt, 0, replicaNonce.length);
+        System.arraycopy(sourceNonce, 0, salt, replicaNonce.length, sourceNonce.length);
+        byte[] prk = extract(salt, secret);
+        return new byte[][] {expand(prk, "v3 source to replica"), expand(prk, "v3 replica to source")};
+    }
+
+    /** HKDF-Extract: HMAC(salt, input keying material). */
+    static byte[] extract(byte[] salt, byte[] ikm) {
+        return new HmacSha256(salt).macOf(ikm);
+    }
+
+    /** HKDF-Expand to one block (32 bytes): HMAC(prk, info || 0x01). */
+    static byte[] expand(byte[] prk, String info) {
+        return new HmacSha256(prk).macOf(ascii(info), new byte[] {1});
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,41 @@
+package io.blit.replication.wire;
+
+import java.nio.charset.StandardCharsets;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * REFUSE, source to replica, sequence 0 of the source's direction: why the source does not serve this replica
+ * (another queue, another layout, indices it no longer holds). Sealed under the session key, so that no one
+ * without the secret can stop a replica: the replica stops only for a refusal that opens.
+ *
+ * <pre>
+ * 0    | type u32 = 5 | reason length u32 (R, at most 4096) |
+ * 8    | sequence u64 = 0                                  |
+ * 16   | reason, UTF-8 (R)                                 |
+ * 16+R | tag (16)                                          |
+ * </pre>
+ */
+public final class Refuse {
+    public static final int MAX_REASON = 4096;
+
+    private Refuse() {
+    }
+
+    public static int encode(UnsafeBuffer buffer, String reason, Sealer sealer) {
+        byte[] text = reason.getBytes(StandardCharsets.UTF_8);
+        int length = Math.min(text.length, MAX_REASON);
+        Session.head(buffer, Wire.REFUSE, length, 0);
+        buffer.putBytes(Session.BODY_AT, text, 0, length);
+        return Session.seal(buffer, Session.BODY_AT + length, sealer);
+    }
+
+    public static boolean wellFormed(DirectBuffer buffer, int length) {
+        int reason = Session.aux(buffer);
+        return reason >= 0 && reason <= MAX_REASON && length == Session.BODY_AT + reason + Sealer.TAG;
+    }
+
+    public static String reason(DirectBuffer buffer) {
+        return buffer.getStringWithoutLengthUtf8(Session.BODY_AT, Session.aux(buffer));
+    }
+}

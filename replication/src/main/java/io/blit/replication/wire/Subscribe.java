@@ -1,0 +1,148 @@
+package io.blit.replication.wire;
+
+import java.nio.charset.StandardCharsets;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * SUBSCRIBE, replica to source on the control endpoint: who the replica is, what it holds, where it receives. Sent
+ * again every 0.5 s with the same nonce until a CHALLENGE answers it; signed (HMAC-SHA256 under
+ * {@link Keys#subscribeKey}) so that the source spends nothing on a request from a peer without the secret. A valid
+ * MAC does not make a request fresh (it may be a replay): the source answers it only with a CHALLENGE to the data
+ * endpoint the request names, which only the replica that chose the nonce can answer.
+ *
+ * <pre>
+ * 0    | type u32 = 1               | version u32 = 3                         |
+ * 8    | replica id u64                                                       |
+ * 16   | replica nonce (16 bytes)                                             |
+ * 32   | next index i64: the replica holds every index below it; -1: no file |
+ * 40   | flags u32: 1 sync, 2 encrypt | endpoint length u16 (E) | zero u16    |
+ * 48   | header length u32 (H)      | descriptor length u32 (D)               |
+ * 56   | data endpoint, ASCII host:port (E) | newest file header (H) | expected layout descriptor (D) |
+ * 56+E+H+D | HMAC-SHA256 of every byte before it (32)                         |
+ * </pre>
+ *
+ * E is at most {@link #MAX_ENDPOINT}, H and D at most 4096 each (0: none).
+ */
+public final class Subscribe {
+    public static final int FLAG_SYNC = 1;
+    public static final int FLAG_ENCRYPT = 2;
+    public static final int MAX_ENDPOINT = 300;
+    public static final int MAX_BLOB = 4096;
+    static final int VERSION_AT = 4;
+    static final int REPLICA_AT = 8;
+    static final int NONCE_AT = 16;
+    static final int NEXT_AT = 32;
+    static final int FLAGS_AT = 40;
+    static final int ENDPOINT_LENGTH_AT = 44;
+    static final int HEADER_LENGTH_AT = 48;
+    static final int DESCRIPTOR_LENGTH_AT = 52;
+    static final int VARIABLE_AT = 56;
+    static final int MIN_LENGTH = VARIABLE_AT + HmacSha256.LENGTH;
+
+    /** What a request says, once its MAC held. */
+    public record Request(long replicaId, byte[] nonce, long nextIndex, int flags, String endpoint,
+                          byte[] newestHeader, byte[] expectedDescriptor) {
+        public boolean sync() {
+            return (flags & FLAG_SYNC) != 0;
+        }
+
+        public boolean encrypt() {
+            return (flags & FLAG_ENCRYPT) != 0;
+        }
+    }
+
+    private Subscribe() {
+    }
+
+    /** Encodes {@code request} signed with {@code mac} at offset 0; returns its length. */
+    public static int encode(MutableDirectBuffer buffer, Request request, HmacSha256 mac) {
+        byte[] endpoint = request.endpoint().getBytes(StandardCharsets.US_ASCII);
+        byte[] header = request.newestHeader() == null ? new byte[0] : request.newestHeader();
+        byte[] descriptor = request.expectedDescriptor() == null ? new byte[0] : request.expectedDescriptor();
+        if (endpoint.length > MAX_ENDPOINT || header.length > MAX_BLOB || descriptor.length > MAX_BLOB) {
+            throw new IllegalArgumentException("a subscribe request's endpoint, header or layout is too long");
+        }
+        buffer.putInt(0, Wire.SUBSCRIBE, Wire.ORDER);
+        buffer.putInt(VERSION_AT, Wire.VERSION, Wire.ORDER);
+        buffer.putLong(REPLICA_AT, request.replicaId(), Wire.ORDER);
+        buffer.putBytes(NONCE_AT, request.nonce());
+        buffer.putLong(NEXT_AT, request.nextIndex(), Wire.ORDER);
+        buffer.putInt(FLAGS_AT, request.flags(), Wire.ORDER);
+        buffer.putShort(ENDPOINT_LENGTH_AT, (short) endpoint.length, Wire.ORDER);
+        buffer.putShort(ENDPOINT_LENGTH_AT + 2, (short) 0, Wire.ORDER);
+        buffer.putInt(HEADER_LENGTH_AT, header.length, Wire.ORDER);
+        buffer.putInt(DESCRIPTOR_LENGTH_AT, descriptor.length, Wire.ORDER);
+        int at = VARIABLE_AT;
+        buffer.putBytes(at, endpoint);
+        at += endpoint.length;
+        buffer.putBytes(at, header);
+        at += header.length;
+        buffer.putBytes(at, descriptor);
+        at += descriptor.length;
+        buffer.putBytes(at, mac.mac(buffer, 0, at), 0, HmacSha256.LENGTH);
+        return at + HmacSha256.LENGTH;
+    }
+
+    /** Null if the message of {@code length} bytes at offset 0 is a well-formed request of this version, else why not. */
+    public static String check(DirectBuffer buffer, int length) {
+        if (length < MIN_LENGTH || length > Wire.MAX_CONTROL_MESSAGE) {
+            return "a subscribe request of a wrong length";
+        }
+        if (buffer.getInt(VERSION_AT, Wire.ORDER) != Wire.VERSION) {
+            return "a subscribe request of another protocol version";
+        }
+        int endpoint = buffer.getShort(ENDPOINT_LENGTH_AT, Wire.ORDER) & 0xFFFF;
+        int header = buffer.getInt(HEADER_LENGTH_AT, Wire.ORDER);
+        int descriptor = buffer.getInt(DESCRIPTOR_LENGTH_AT, Wire.ORDER);
+        if (endpoint == 0 || endpoint > MAX_ENDPOINT || header < 0 || header > MAX_BLOB || descriptor < 0
+                || descriptor > MAX_BLOB || VARIABLE_AT + endpoint + header + descriptor + HmacSha256.LENGTH != length) {
+            return "a subscribe request whose lengths do not add up";
+        }
+        return null;
+    }
+
+    /** The protocol version a request of at least 8 bytes states. */
+    public static int version(DirectBuffer buffer) {
+        return buffer.getInt(VERSION_AT, Wire.ORDER);
+    }
+
+    /** Whether a {@link #check checked} request is signed with {@code mac}'s key (constant-time comparison). */
+    public static boolean signed(DirectBuffer buffer, int length, HmacSha256 mac) {
+        int signed = length - HmacSha256.LENGTH;
+        return mac.verify(buffer, 0, signed, signed, HmacSha256.LENGTH);
+    }
+
+    /** The replica id and nonce of a checked request, without decoding the rest. */
+    public static long replicaId(DirectBuffer buffer) {
+        return buffer.getLong(REPLICA_AT, Wire.ORDER);
+    }
+
+    /** Whether the checked request's nonce equals {@code nonce}. */
+    public static boolean hasNonce(DirectBuffer buffer, byte[] nonce) {
+        for (int i = 0; i < Wire.NONCE; i++) {
+            if (buffer.getByte(NONCE_AT + i) != nonce[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Decodes a checked and signed request. */
+    public static Request decode(DirectBuffer buffer, int length) {
+        int endpoint = buffer.getShort(ENDPOINT_LENGTH_AT, Wire.ORDER) & 0xFFFF;
+        int header = buffer.getInt(HEADER_LENGTH_AT, Wire.ORDER);
+        int descriptor = buffer.getInt(DESCRIPTOR_LENGTH_AT, Wire.ORDER);
+        byte[] nonce = new byte[Wire.NONCE];
+        buffer.getBytes(NONCE_AT, nonce);
+        byte[] endpointBytes = new byte[endpoint];
+        buffer.getBytes(VARIABLE_AT, endpointBytes);
+        byte[] headerBytes = new byte[header];
+        buffer.getBytes(VARIABLE_AT + endpoint, headerBytes);
+        byte[] descriptorBytes = new byte[descriptor];
+        buffer.getBytes(VARIABLE_AT + endpoint + header, descriptorBytes);
+        return new Request(buffer.getLong(REPLICA_AT, Wire.ORDER), nonce, buffer.getLong(NEXT_AT, Wire.ORDER),
+                buffer.getInt(FLAGS_AT, Wire.ORDER), new String(endpointBytes, StandardCharsets.US_ASCII),
+                header == 0 ? null : headerBytes, descriptor == 0 ? null : descriptorBytes);
+    }
+}
