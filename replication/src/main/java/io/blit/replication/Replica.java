@@ -10,6 +10,7 @@ import io.blit.queue.ReplicaWriter;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Ack;
 import io.blit.replication.wire.Batch;
+import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Challenge;
 import io.blit.replication.wire.Confirm;
 import io.blit.replication.wire.Heartbeat;
@@ -72,7 +73,7 @@ public final class Replica implements AutoCloseable {
     private int sessionId;
     private Sealer fromSource;
     private Sealer toSource;
-    private boolean encrypted;
+    private BatchProtection protection = BatchProtection.AUTHENTICATED;
     private byte[] decrypted;
     private long nextSequence;
     private long ackSequence;
@@ -100,6 +101,7 @@ public final class Replica implements AutoCloseable {
      */
     public static Replica start(Path dir, ReplicaOptions options) {
         Replica replica = new Replica(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options"));
+        ReplicationSource.warnIfBenchmarkPlain();
         replica.thread.start();
         return replica;
     }
@@ -218,7 +220,8 @@ public final class Replica implements AutoCloseable {
             descriptor = new byte[options.expectedLayout().encodedSize()];
             options.expectedLayout().encodeTo(MemorySegment.ofArray(descriptor), 0);
         }
-        int flags = (options.sync() ? Subscribe.FLAG_SYNC : 0) | (options.requireEncryption() ? Subscribe.FLAG_ENCRYPT : 0);
+        int flags = (options.sync() ? Subscribe.FLAG_SYNC : 0) | (options.requireEncryption() ? Subscribe.FLAG_ENCRYPT : 0)
+                | (BatchProtection.benchmarkPlainAllowed() ? Subscribe.FLAG_BENCHMARK_PLAIN : 0);
         Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), flags,
                 options.endpoint(), writer.newestFileHeader(), descriptor);
         control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
@@ -288,9 +291,11 @@ public final class Replica implements AutoCloseable {
             return;
         }
         int type = in.getInt(0, Wire.ORDER);
-        boolean opened = type == Wire.BATCH && encrypted
-                ? Session.openEncrypted(in, length, fromSource, scratch())
-                : Session.open(in, length, fromSource);
+        boolean opened = type != Wire.BATCH ? Session.open(in, length, fromSource) : switch (protection) {
+            case AUTHENTICATED -> Session.open(in, length, fromSource);
+            case ENCRYPTED -> Session.openEncrypted(in, length, fromSource, scratch());
+            case UNAUTHENTICATED_FOR_BENCHMARKS -> true;
+        };
         if (!opened) {
             drops.count(DropReason.FORGED, peerOf(header));
             return;
@@ -327,15 +332,19 @@ public final class Replica implements AutoCloseable {
     private String onSessionMessage(int type, int length) {
         if (state == State.CONFIRMING) {
             if (type == Wire.ACCEPT && Accept.wellFormed(in, length)) {
-                if (options.requireEncryption() && !Accept.encrypted(in)) {
+                BatchProtection offered = Accept.protection(in);
+                if (options.requireEncryption() && offered != BatchProtection.ENCRYPTED) {
                     return "an unencrypted session to a replica that requires encryption";
                 }
-                encrypted = Accept.encrypted(in);
+                if (offered == BatchProtection.UNAUTHENTICATED_FOR_BENCHMARKS && !BatchProtection.benchmarkPlainAllowed()) {
+                    return "unauthenticated batches, which this replica's JVM does not allow";
+                }
+                protection = offered;
                 state = State.STREAMING;
                 nonce = null;
                 acked = -1;
                 LOG.log(System.Logger.Level.INFO, "replica " + dir + " follows " + options.source() + " from index "
-                        + Accept.start(in) + (encrypted ? ", encrypted" : ""));
+                        + Accept.start(in) + ", batches " + protection.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
                 return null;
             }
             if (type == Wire.REFUSE && Refuse.wellFormed(in, length)) {

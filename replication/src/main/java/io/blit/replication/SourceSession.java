@@ -7,6 +7,7 @@ import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.RecordStream;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Batch;
+import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Heartbeat;
 import io.blit.replication.wire.Refuse;
 import io.blit.replication.wire.Sealer;
@@ -42,7 +43,7 @@ final class SourceSession implements Runnable {
     private final Path dir;
     private final long start;
     private final String refusal;
-    private final boolean encrypted;
+    private final BatchProtection protection;
     private final ExclusivePublication publication;
     private final Sealer toReplica;
     private final SourceOptions options;
@@ -70,7 +71,9 @@ final class SourceSession implements Runnable {
         this.start = start;
         this.refusal = refusal;
         this.controlSession = controlSession;
-        this.encrypted = encrypted;
+        this.protection = encrypted ? BatchProtection.ENCRYPTED
+                : request.benchmarkPlain() && BatchProtection.benchmarkPlainAllowed()
+                ? BatchProtection.UNAUTHENTICATED_FOR_BENCHMARKS : BatchProtection.AUTHENTICATED;
         this.options = options;
         this.committed = Math.max(request.nextIndex(), start);
         this.forced = committed;
@@ -122,9 +125,9 @@ final class SourceSession implements Runnable {
                 return;
             }
             try (stream) {
-                offer(Accept.encode(buffer, start, encrypted, toReplica));
-                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " from index " + start
-                        + (encrypted ? ", encrypted" : ""));
+                offer(Accept.encode(buffer, start, protection, toReplica));
+                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " from index " + start + ", batches "
+                        + protection.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
                 stream(stream);
             }
         } catch (RuntimeException e) {
@@ -142,7 +145,11 @@ final class SourceSession implements Runnable {
             long now = System.nanoTime();
             if (length > Session.BODY_AT) {
                 sent = stream.index(); // before the offer: the replica may acknowledge it before offer returns
-                offer(encrypted ? Session.sealEncrypted(buffer, length, toReplica) : Session.seal(buffer, length, toReplica));
+                offer(switch (protection) {
+                    case ENCRYPTED -> Session.sealEncrypted(buffer, length, toReplica);
+                    case AUTHENTICATED -> Session.seal(buffer, length, toReplica);
+                    case UNAUTHENTICATED_FOR_BENCHMARKS -> length + Sealer.TAG; // the tag's bytes unset, never read
+                });
                 lastSent = now;
                 idle.reset();
             } else {

@@ -120,6 +120,65 @@ class ReplicationTest {
         }
     }
 
+    /**
+     * Batches travel encrypted when the source is told to, or when the replica requires it: a field value of a record
+     * that is in plain sight in an authenticated session's batches is in none of an encrypted one's, and the replica's
+     * files are byte-identical either way.
+     */
+    @Test
+    void batchesAreEncryptedWhenEitherSideAsksAndReadableOnTheWireOtherwise(@TempDir Path drivers) throws Exception {
+        appendTicks(2_000);
+        long plainSeen = batchesShowing(drivers.resolve("plain"), SourceOptions.of(Ports.loopback(), SECRET), false);
+        assertTrue(plainSeen > 0, "an authenticated session's batches carry the records as stored");
+        for (Path dir : new Path[] {replica}) {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+        assertEquals(0, batchesShowing(drivers.resolve("source-encrypts"), SourceOptions.of(Ports.loopback(), SECRET)
+                .encrypt(true), false));
+        try (Stream<Path> files = Files.list(replica)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        assertEquals(0, batchesShowing(drivers.resolve("replica-requires"), SourceOptions.of(Ports.loopback(), SECRET),
+                true));
+    }
+
+    /** Replicates the 2,000 ticks through a tapped replica driver; returns how many stream frames (fragments of batches) show tick 1,234's time. */
+    private long batchesShowing(Path driverDir, SourceOptions options, boolean requireEncryption) throws Exception {
+        byte[] time = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder()).putLong(1_234L * 1_000)
+                .array();
+        java.util.concurrent.atomic.AtomicLong showing = new java.util.concurrent.atomic.AtomicLong();
+        try (TappedDriver driver = new TappedDriver(driverDir.toString());
+             ReplicationSource server = ReplicationSource.start(source, options);
+             Replica follower = Replica.start(replica, ReplicaOptions.of(options.control(), Ports.loopback(), SECRET)
+                     .aeronDir(driver.directory()).requireEncryption(requireEncryption))) {
+            driver.listen(frame -> {
+                byte[] payload = frame.payload();
+                if (frame.streamId() == 1001 && java.util.Collections.indexOfSubList(java.util.Arrays.asList(box(payload)),
+                        java.util.Arrays.asList(box(time))) >= 0) {
+                    showing.incrementAndGet();
+                }
+            });
+            follower.awaitIndex(2_000, Duration.ofSeconds(30));
+            server.awaitReplicated(1_999, 1, Duration.ofSeconds(10));
+        }
+        assertSameFiles(source, replica);
+        return showing.get();
+    }
+
+    private static Byte[] box(byte[] bytes) {
+        Byte[] boxed = new Byte[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            boxed[i] = bytes[i];
+        }
+        return boxed;
+    }
+
     /** The tests' source options: an embedded driver, the tests' secret. */
     @Test
     void aReplicaServesAFurtherReplicaByteForByte(@TempDir Path chained) throws Exception {

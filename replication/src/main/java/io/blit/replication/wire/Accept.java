@@ -4,11 +4,12 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * ACCEPT, source to replica, sequence 0 of the source's direction: the stream starts at {@code start}; flag 1 says
- * that every BATCH of the session is encrypted.
+ * ACCEPT, source to replica, sequence 0 of the source's direction: the stream starts at {@code start}, and its
+ * BATCHes are protected as {@link BatchProtection} says (0 authenticated, 1 encrypted, 2 unauthenticated for
+ * benchmarks).
  *
  * <pre>
- * 0   | type u32 = 4 | flags u32: 1 encrypted |
+ * 0   | type u32 = 4 | batch protection u32    |
  * 8   | sequence u64 = 0                      |
  * 16  | start index u64                       |
  * 24  | tag (16)                              |
@@ -17,28 +18,28 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class Accept {
     public static final int LENGTH = 40;
-    public static final int FLAG_ENCRYPTED = 1;
     static final int START_AT = 16;
 
     private Accept() {
     }
 
-    public static int encode(UnsafeBuffer buffer, long start, boolean encrypted, Sealer sealer) {
-        Session.head(buffer, Wire.ACCEPT, encrypted ? FLAG_ENCRYPTED : 0, 0);
+    public static int encode(UnsafeBuffer buffer, long start, BatchProtection protection, Sealer sealer) {
+        Session.head(buffer, Wire.ACCEPT, protection.code, 0);
         buffer.putLong(START_AT, start, Wire.ORDER);
         return Session.seal(buffer, LENGTH - Sealer.TAG, sealer);
     }
 
     public static boolean wellFormed(DirectBuffer buffer, int length) {
         return length == LENGTH && buffer.getLong(START_AT, Wire.ORDER) >= 0
-                && (Session.aux(buffer) & ~FLAG_ENCRYPTED) == 0;
+                && BatchProtection.of(Session.aux(buffer)) != null;
     }
 
     public static long start(DirectBuffer buffer) {
         return buffer.getLong(START_AT, Wire.ORDER);
     }
 
-    public static boolean encrypted(DirectBuffer buffer) {
-        return (Session.aux(buffer) & FLAG_ENCRYPTED) != 0;
+    /** The batch protection of a {@link #wellFormed} accept. */
+    public static BatchProtection protection(DirectBuffer buffer) {
+        return BatchProtection.of(Session.aux(buffer));
     }
 }

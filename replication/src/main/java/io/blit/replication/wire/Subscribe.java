@@ -16,7 +16,7 @@ import org.agrona.MutableDirectBuffer;
  * 8    | replica id u64                                                       |
  * 16   | replica nonce (16 bytes)                                             |
  * 32   | next index i64: the replica holds every index below it; -1: no file |
- * 40   | flags u32: 1 sync, 2 encrypt | endpoint length u16 (E) | zero u16    |
+ * 40   | flags u32: 1 sync, 2 encrypt, 4 see BatchProtection | endpoint length u16 (E) | zero u16    |
  * 48   | header length u32 (H)      | descriptor length u32 (D)               |
  * 56   | data endpoint, ASCII host:port (E) | newest file header (H) | expected layout descriptor (D) |
  * 56+E+H+D | HMAC-SHA256 of every byte before it (32)                         |
@@ -27,6 +27,8 @@ import org.agrona.MutableDirectBuffer;
 public final class Subscribe {
     public static final int FLAG_SYNC = 1;
     public static final int FLAG_ENCRYPT = 2;
+    /** The replica's JVM allows {@link BatchProtection#UNAUTHENTICATED_FOR_BENCHMARKS}. */
+    public static final int FLAG_BENCHMARK_PLAIN = 4;
     public static final int MAX_ENDPOINT = 300;
     public static final int MAX_BLOB = 4096;
     static final int VERSION_AT = 4;
@@ -49,6 +51,10 @@ public final class Subscribe {
 
         public boolean encrypt() {
             return (flags & FLAG_ENCRYPT) != 0;
+        }
+
+        public boolean benchmarkPlain() {
+            return (flags & FLAG_BENCHMARK_PLAIN) != 0;
         }
     }
 
