@@ -4,6 +4,7 @@ import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
 import io.blit.replication.IdleStrategies;
+import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
 import io.blit.replication.SourceOptions;
@@ -37,7 +38,10 @@ import picocli.CommandLine.Option;
  * local tailer in place of the replica ({@code local sustained}: same window, same seconds, so both write the same
  * volume of fresh files for as long) and by a {@link QueueThroughput} append+tail burst of {@code --local-messages}
  * ({@code local burst}: the queue's own throughput figure), so all three come from the same run of the same machine;
- * a shorter warm-up run of each kind comes first and is not counted:
+ * a shorter warm-up run of each kind comes first and is not counted. The replicated run is made once per batch
+ * protection of {@code --protection}, in turn within each round: {@code authenticated} (the default protection: a tag
+ * on every batch), {@code encrypted} (AES-256-GCM), and {@code plain} (no tag checked: both JVMs set
+ * {@code blit.replication.benchmark.unauthenticatedBatches}, what the tag costs is the difference):
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
  *     -cp benchmarks/target/benchmarks.jar io.blit.benchmarks.queue.ReplicationThroughput [--seconds S] [--runs R]
@@ -79,6 +83,10 @@ public final class ReplicationThroughput implements Callable<Integer> {
             description = "replication's idle strategy on both sides (system property blit.replication.idle; default backoff)")
     private String idle = "backoff";
 
+    @Option(names = "--protection", paramLabel = "P,...", split = ",",
+            description = "batch protections of the replicated runs, in turn: plain, authenticated, encrypted (default all)")
+    private List<String> protections = List.of("plain", "authenticated", "encrypted");
+
     @Option(names = "--dir", paramLabel = "DIR", description = "where the temporary queues go (default java.io.tmpdir)")
     private Path parent = Path.of(System.getProperty("java.io.tmpdir"));
 
@@ -100,48 +108,71 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors());
         List<Double> burst = new ArrayList<>();
         List<Double> sustained = new ArrayList<>();
-        List<Double> replicated = new ArrayList<>();
+        for (String protection : protections) {
+            if (!List.of("plain", "authenticated", "encrypted").contains(protection)) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--protection takes plain, authenticated, encrypted; got " + protection);
+            }
+        }
+        java.util.Map<String, List<Double>> replicated = new java.util.LinkedHashMap<>();
+        protections.forEach(protection -> replicated.put(protection, new ArrayList<>()));
         QueueThroughput.appendAndTailOnce(Math.max(1_000_000, localMessages / 10), segmentSize, parent,
                 "warm-up local burst");
         int measured = seconds;
         seconds = Math.min(3, seconds); // a JIT warm-up of both sides, not counted
         localSustained("warm-up local sustained");
-        replicated("warm-up replicated");
+        for (String protection : protections) {
+            replicated("warm-up replicated " + protection, protection);
+        }
         seconds = measured;
         for (int r = 1; r <= runs; r++) {
             burst.add(QueueThroughput.appendAndTailOnce(localMessages, segmentSize, parent, "run " + r + " local burst"));
             sustained.add(localSustained("run " + r + " local sustained"));
-            replicated.add(replicated("run " + r + " replicated"));
+            for (String protection : protections) {
+                replicated.get(protection).add(replicated("run " + r + " replicated " + protection, protection));
+            }
         }
         double burstMedian = ThroughputOptions.median(burst);
         double sustainedMedian = ThroughputOptions.median(sustained);
-        double replicatedMedian = ThroughputOptions.median(replicated);
         System.out.printf(Locale.ROOT, "median local burst:     %6.2f M msg/s (append+tail of %,d)%n", burstMedian,
                 localMessages);
         System.out.printf(Locale.ROOT, "median local sustained: %6.2f M msg/s (append+tail, window %,d, %d s)%n",
                 sustainedMedian, window, seconds);
-        System.out.printf(Locale.ROOT, "median replicated:      %6.2f M msg/s = %.0f %% of local sustained, %.0f %% of"
-                + " local burst%n", replicatedMedian, 100 * replicatedMedian / sustainedMedian,
-                100 * replicatedMedian / burstMedian);
+        for (var entry : replicated.entrySet()) {
+            double median = ThroughputOptions.median(entry.getValue());
+            System.out.printf(Locale.ROOT, "median replicated %-13s %6.2f M msg/s = %.0f %% of local sustained, %.0f %%"
+                    + " of local burst%s%n", entry.getKey() + ":", median, 100 * median / sustainedMedian,
+                    100 * median / burstMedian, replicated.containsKey("plain") && !entry.getKey().equals("plain")
+                            ? String.format(Locale.ROOT, ", %.3f of plain", median
+                            / ThroughputOptions.median(replicated.get("plain"))) : "");
+        }
         return CliSupport.OK;
     }
 
     /** One replicated run; returns millions of messages per second acknowledged. */
-    private double replicated(String label) throws Exception {
+    private double replicated(String label, String protection) throws Exception {
         Path work = Files.createTempDirectory(parent, "blit-replperf-");
         Path sourceDir = work.resolve("source");
         Path replicaDir = work.resolve("replica");
-        Path secret = Files.write(work.resolve("secret"), "replication throughput secret".getBytes(StandardCharsets.UTF_8));
+        Path secret = Files.createFile(work.resolve("secret"), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Files.write(secret, "the secret of the replication throughput runs".getBytes(StandardCharsets.UTF_8));
+        boolean plain = protection.equals("plain");
+        if (plain) {
+            System.setProperty(BatchProtection.BENCHMARK_PROPERTY, "true");
+        } else {
+            System.clearProperty(BatchProtection.BENCHMARK_PROPERTY);
+        }
         String control = loopback();
         Process replica = null;
         try (BlitQueue<MarketData> queue = BlitQueue.open(sourceDir, MarketData.class,
                 BlitQueue.Options.defaults().segmentSize(segmentSize));
              Appender<MarketData> appender = queue.appender();
              ReplicationSource source = ReplicationSource.start(sourceDir, SourceOptions.of(control,
-                     Files.readAllBytes(secret)).mtu(mtu).batchBytes(batchBytes))) {
+                     Files.readAllBytes(secret)).mtu(mtu).batchBytes(batchBytes).encrypt(protection.equals("encrypted")))) {
             MarketData md = new MarketData().fillFor(0, 0);
             appender.append(md);
-            replica = follow(replicaDir, control, secret, work.resolve("replica.log"));
+            replica = follow(replicaDir, control, secret, work.resolve("replica.log"), plain);
             source.awaitReplicated(0, 1, Duration.ofSeconds(60));
             return appendWithin(appender, md, 1, label, () -> acknowledged(source),
                     upTo -> source.awaitReplicated(upTo, 1, Duration.ofSeconds(60)), "acknowledged");
@@ -153,6 +184,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 }
             }
             ThroughputOptions.deleteTree(work);
+            System.clearProperty(BatchProtection.BENCHMARK_PROPERTY);
         }
     }
 
@@ -235,9 +267,12 @@ public final class ReplicationThroughput implements Callable<Integer> {
         return acked == Long.MAX_VALUE ? 0 : acked;
     }
 
-    private Process follow(Path replicaDir, String control, Path secret, Path log) throws IOException {
+    private Process follow(Path replicaDir, String control, Path secret, Path log, boolean plain) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(CHILD_FLAGS);
+        if (plain) {
+            command.add("-D" + BatchProtection.BENCHMARK_PROPERTY + "=true");
+        }
         command.add("-D" + IdleStrategies.PROPERTY + "=" + idle);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
                 "replicate", "follow", "--dir", replicaDir.toString(), "--source", control, "--endpoint", loopback(),
