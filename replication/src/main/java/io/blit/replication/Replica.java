@@ -33,14 +33,16 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Follows a {@link ReplicationSource} into a queue directory of its own (docs/replication.md): subscribes with a
- * signed request saying what it holds, takes data only from the session the signed reply names, writes every record
- * at the same index, position and bytes as the source ({@link ReplicaWriter}), and acknowledges what it holds (in
- * sync mode: after forcing it to disk). When the source falls silent it resubscribes from what it holds, so a source
- * restart or a network drop resumes without a gap or a duplicate; so does a restart of the replica, whose own
- * half-written last record is written again from the source.
+ * signed request saying what it holds, answers the source's challenge, takes messages only from the session the
+ * challenge names and only when their tag opens under the session's key with the next sequence number, writes every
+ * record at the same index, position and bytes as the source ({@link ReplicaWriter}), and acknowledges what it holds
+ * (in sync mode: after forcing it to disk). When the source falls silent, or a message of the session is missing or
+ * cannot be applied, it resubscribes from what it holds, so a source restart, a network drop or a hostile frame
+ * resumes without a gap or a duplicate; so does a restart of the replica, whose own half-written last record is
+ * written again from the source. Messages from anyone else are counted ({@link #dropped}) and otherwise ignored.
  *
- * <p>Runs in one thread of its own. A refusal by the source stops it: {@link #refusal()} says why.
- * Thread-safe accessors.
+ * <p>Runs in one thread of its own. It stops only for an authenticated refusal ({@link #refusal()} says why) or a
+ * failure of its own storage ({@link #failure()}). Thread-safe accessors.
  */
 public final class Replica implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");

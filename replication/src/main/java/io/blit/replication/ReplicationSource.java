@@ -32,15 +32,18 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Serves one queue directory to any number of {@link Replica}s (docs/replication.md). A control thread receives
- * replicas' signed subscribe requests and acknowledgements on the control endpoint; each accepted replica gets a
- * session thread that streams the queue's records to it from the index it holds — catch-up from the files (the queue
- * is the archive), then live — each at its own pace. Appenders of the queue never wait for a replica.
+ * replicas' requests, confirmations and acknowledgements on the control endpoint. A request signed with the secret
+ * is answered with a challenge to the data endpoint it names; a replica that answers the challenge (proving it holds
+ * the secret and chose the request's nonce) gets a session thread that streams the queue's records to it from the
+ * index it holds — catch-up from the files (the queue is the archive), then live — each at its own pace, every
+ * message sealed under the session's keys. Appenders of the queue never wait for a replica.
  *
- * <p>Refusals (a request not signed with the secret, another queue, another layout, an index the source no longer
- * or not yet holds) are answered with a signed reason and logged with the peer's address
- * ({@link System.Logger} {@code io.blit.replication}).
+ * <p>Nothing is spent on a message that is not signed or sealed with the secret's keys (or is malformed, replayed,
+ * or beyond the limit of handshakes in progress): it is counted ({@link #dropped}) and summed up in at most one log
+ * line per 10 s. Refusals of authenticated replicas (another queue, another layout, an index the source no longer
+ * or not yet holds) are sealed and logged with the peer's address ({@link System.Logger} {@code io.blit.replication}).
  *
- * <p>Thread-safe: {@link #awaitReplicated} and {@link #replicas} may be called from any thread.
+ * <p>Thread-safe: {@link #awaitReplicated}, {@link #replicas} and {@link #dropped} may be called from any thread.
  */
 public final class ReplicationSource implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
