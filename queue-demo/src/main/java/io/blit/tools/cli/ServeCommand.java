@@ -66,7 +66,7 @@ final class ServeCommand implements Callable<Integer> {
         ReplicationSource started;
         try {
             started = ReplicationSource.start(dir, options);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IllegalStateException e) { // no queue; an unsafe driver directory
             throw new BadInputException(e.getMessage());
         }
         try (StopOnSignal stop = new StopOnSignal(); ReplicationSource source = started;
