@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A source and replicas in one JVM, each with its own embedded media driver, over UDP on the loopback. */
 @SuppressWarnings("try") // a source or replica held open only for its side effects
 class ReplicationTest {
-    static final byte[] SECRET = "a shared secret of the tests".getBytes(StandardCharsets.UTF_8);
+    static final byte[] SECRET = "a shared secret of the replication tests".getBytes(StandardCharsets.UTF_8);
     static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(1 << 20);
 
     @TempDir

@@ -6,6 +6,7 @@ import io.blit.queue.Tailer;
 import io.blit.replication.IdleStrategies;
 import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
+import io.blit.replication.SecretFile;
 import io.blit.replication.SourceOptions;
 import io.blit.tools.cli.CliSupport;
 import io.blit.tools.cli.QueueCli;
@@ -13,7 +14,6 @@ import io.blit.tools.cli.ToolVersion;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.net.DatagramSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -131,14 +131,15 @@ public final class ReplicationThroughput implements Callable<Integer> {
         Path work = Files.createTempDirectory(parent, "blit-replperf-");
         Path sourceDir = work.resolve("source");
         Path replicaDir = work.resolve("replica");
-        Path secret = Files.write(work.resolve("secret"), "replication throughput secret".getBytes(StandardCharsets.UTF_8));
+        Path secret = work.resolve("secret");
+        SecretFile.create(secret);
         String control = loopback();
         Process replica = null;
         try (BlitQueue<MarketData> queue = BlitQueue.open(sourceDir, MarketData.class,
                 BlitQueue.Options.defaults().segmentSize(segmentSize));
              Appender<MarketData> appender = queue.appender();
              ReplicationSource source = ReplicationSource.start(sourceDir, SourceOptions.of(control,
-                     Files.readAllBytes(secret)).mtu(mtu).batchBytes(batchBytes))) {
+                     SecretFile.read(secret)).mtu(mtu).batchBytes(batchBytes))) {
             MarketData md = new MarketData().fillFor(0, 0);
             appender.append(md);
             replica = follow(replicaDir, control, secret, work.resolve("replica.log"));

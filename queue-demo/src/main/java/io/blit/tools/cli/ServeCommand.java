@@ -37,7 +37,8 @@ final class ServeCommand implements Callable<Integer> {
     private String control;
 
     @Option(names = "--secret-file", required = true, paramLabel = "F",
-            description = "file holding the shared secret (at least 16 bytes)")
+            description = "file holding the shared secret (32 to 1024 bytes, readable by its owner only; "
+                    + "replicate keygen writes one)")
     private Path secretFile;
 
     @Option(names = "--mtu", paramLabel = "BYTES",

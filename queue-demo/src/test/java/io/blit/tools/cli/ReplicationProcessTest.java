@@ -198,8 +198,11 @@ class ReplicationProcessTest {
         return QueueCli.run(args, new PrintStream(new ByteArrayOutputStream()), System.err);
     }
 
-    private Path secret() throws IOException {
-        return Files.write(work.resolve("secret"), "the replication tests' secret".getBytes(StandardCharsets.UTF_8));
+    /** A new secret file, as users make one. */
+    private Path secret() {
+        Path file = work.resolve("secret");
+        assertEquals(0, cli("replicate", "keygen", "--secret-file", file.toString()));
+        return file;
     }
 
     private static String endpoint() throws IOException {
