@@ -86,9 +86,17 @@ public final class BlitQueue<T> implements AutoCloseable {
      *                        docs/queue-performance.md). Turn it off where the files are sized so that no roll happens
      *                        in a latency-critical session: the preparation is a burst of CPU and page-cache work
      *                        (about 0.2 s per GiB on a 2-vCPU virtual machine) that competes with spinning threads on a machine with few cores
+     * @param privateFiles    whether what this queue object creates is readable by its user only (default false). When
+     *                        true, every file it creates (segment files, their temporaries, the prepared next file) is
+     *                        created with mode {@code rw-------} (0600) and every directory it creates (the queue's
+     *                        directory and its missing parents) {@code rwx------} (0700), whatever the umask: the mode is
+     *                        given at creation and set again before any byte is written. Files and directories that exist
+     *                        already keep their modes, and so do files that other queue objects create: open every
+     *                        appender's queue with the option. When false, files and directories get the process's
+     *                        default modes (the umask's). Ignored on a file system without POSIX permissions
      */
     public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
-                          RetentionPolicy retention, boolean prepareNextFile) {
+                          RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles) {
         /**
          * @throws IllegalArgumentException if the segment size is below {@link SegmentHeader#MIN_SEGMENT_SIZE}
          *                                  (12288) or not a multiple of 4096, or the grace is negative
@@ -104,6 +112,12 @@ public final class BlitQueue<T> implements AutoCloseable {
                 throw QueueErrors.negativeGrace(abandonGrace);
             }
             Objects.requireNonNull(retention, "retention");
+        }
+
+        /** Options whose files get the process's default modes. */
+        public Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy, RetentionPolicy retention,
+                       boolean prepareNextFile) {
+            this(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, false);
         }
 
         /** Options that prepare the next file in the background. */
@@ -128,36 +142,41 @@ public final class BlitQueue<T> implements AutoCloseable {
 
         /**
          * 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated; every
-         * file kept; the next file prepared in the background.
+         * file kept; the next file prepared in the background; files with the process's default modes.
          */
         public static Options defaults() {
             return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE,
-                    RetentionPolicy.keepAll(), true);
+                    RetentionPolicy.keepAll(), true, false);
         }
 
         /** These options with another segment size (for a new queue). */
         public Options segmentSize(long bytes) {
-            return new Options(bytes, abandonGrace, layoutPolicy, retention, prepareNextFile);
+            return new Options(bytes, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles);
         }
 
         /** These options with another grace period before a tailer checks whether a claimer died. */
         public Options abandonGrace(Duration grace) {
-            return new Options(segmentSize, grace, layoutPolicy, retention, prepareNextFile);
+            return new Options(segmentSize, grace, layoutPolicy, retention, prepareNextFile, privateFiles);
         }
 
         /** These options with another policy for reading files written under another layout. */
         public Options layoutPolicy(LayoutPolicy policy) {
-            return new Options(segmentSize, abandonGrace, policy, retention, prepareNextFile);
+            return new Options(segmentSize, abandonGrace, policy, retention, prepareNextFile, privateFiles);
         }
 
         /** These options with another retention policy (applied by appenders when they roll). */
         public Options retention(RetentionPolicy policy) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, policy, prepareNextFile);
+            return new Options(segmentSize, abandonGrace, layoutPolicy, policy, prepareNextFile, privateFiles);
         }
 
         /** These options with the background preparation of the next file turned on or off. */
         public Options prepareNextFile(boolean prepare) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepare);
+            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepare, privateFiles);
+        }
+
+        /** These options with owner-only files and directories ({@link #privateFiles()}) turned on or off. */
+        public Options privateFiles(boolean ownerOnly) {
+            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, ownerOnly);
         }
     }
 

@@ -48,6 +48,8 @@ public final class ReplicaWriter implements AutoCloseable {
     private static final ValueLayout.OfLong WORD_IN_COPY = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final Path dir;
+    /** Whether files and directories are created owner-only ({@link BlitQueue.Options#privateFiles()}). */
+    private final boolean privateFiles;
     /** The next file, zero-filled in the background before the source rolls (see {@link BlankSegmentPreparer}). */
     private final BlankSegmentPreparer blanks;
     private MappedSegment file;
@@ -57,9 +59,10 @@ public final class ReplicaWriter implements AutoCloseable {
     private boolean padded;
     private long nextIndex = -1;
 
-    private ReplicaWriter(Path dir) {
+    private ReplicaWriter(Path dir, boolean privateFiles) {
         this.dir = dir;
-        this.blanks = new BlankSegmentPreparer(dir);
+        this.privateFiles = privateFiles;
+        this.blanks = new BlankSegmentPreparer(dir, privateFiles);
     }
 
     /**
@@ -71,6 +74,17 @@ public final class ReplicaWriter implements AutoCloseable {
      *                                 what a killed writer left faults (the file system failed)
      */
     public static ReplicaWriter open(Path dir, String source) {
+        return open(dir, source, false);
+    }
+
+    /**
+     * As {@link #open(Path, String)}; with {@code privateFiles} everything this writer creates is readable by its
+     * user only, as {@link BlitQueue.Options#privateFiles()} says: the directory (and its missing parents)
+     * {@code rwx------}; the {@code replica-of} marker, which each open rewrites, {@code rw-------}; each file it
+     * creates and its temporaries {@code rw-------}. Segment files and directories that exist already keep their
+     * modes.
+     */
+    public static ReplicaWriter open(Path dir, String source, boolean privateFiles) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(source, "source");
         long[] firsts = Files.isDirectory(dir) ? SegmentFiles.list(dir) : new long[0];
@@ -78,9 +92,9 @@ public final class ReplicaWriter implements AutoCloseable {
             throw new IllegalStateException("queue " + dir + " is not a replica (it has segment files and no "
                     + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
         }
-        ReplicaMarker.mark(dir, source);
+        ReplicaMarker.mark(dir, source, privateFiles);
         SegmentFiles.deleteStaleTemporaries(dir);
-        ReplicaWriter writer = new ReplicaWriter(dir);
+        ReplicaWriter writer = new ReplicaWriter(dir, privateFiles);
         if (firsts.length > 0) {
             writer.resumeIn(firsts[firsts.length - 1]);
         }
@@ -195,7 +209,7 @@ public final class ReplicaWriter implements AutoCloseable {
     private Path prepared(long first, long segmentSize, byte[] header) {
         Path blank = blanks.take(segmentSize);
         if (blank == null) { // zero-filled here: a sparse file on a full file system would fault on the first write
-            return SegmentFiles.prepare(dir, first, segmentSize, header, true);
+            return SegmentFiles.prepare(dir, first, segmentSize, header, true, privateFiles);
         }
         try {
             SegmentFiles.completeBlank(blank, header);

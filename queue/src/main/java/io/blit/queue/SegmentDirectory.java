@@ -6,6 +6,7 @@ import io.blit.core.IncompatibleLayoutException;
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.internal.FileModes;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
@@ -16,7 +17,6 @@ import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.SegmentPreparer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +42,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
     private final Map<LayoutDescriptor, BlockReader<T>> readers = new ConcurrentHashMap<>();
     private final SegmentPreparer preparer;
     private final boolean prepareNextFile;
+    private final boolean privateFiles;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and layout.
@@ -53,8 +54,9 @@ final class SegmentDirectory<T> implements AutoCloseable {
         this.type = type;
         this.copier = type == null ? null : BlockCopier.of(type);
         this.layoutPolicy = options.layoutPolicy();
+        this.privateFiles = options.privateFiles();
         try {
-            Files.createDirectories(dir);
+            FileModes.createDirectories(dir, privateFiles);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create queue directory " + dir, e);
         }
@@ -68,7 +70,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
             }
             this.descriptor = mine;
             this.segmentSize = options.segmentSize();
-            SegmentFiles.createIfAbsent(dir, 0, segmentSize, descriptor);
+            SegmentFiles.createIfAbsent(dir, 0, segmentSize, descriptor, privateFiles);
             firsts = SegmentFiles.list(dir);
         } else {
             SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
@@ -81,7 +83,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
         if (descriptor != null && maxPayload() < descriptor.length()) {
             throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
         }
-        this.preparer = new SegmentPreparer(dir, segmentSize, descriptor);
+        this.preparer = new SegmentPreparer(dir, segmentSize, descriptor, privateFiles);
         this.prepareNextFile = options.prepareNextFile();
     }
 
@@ -146,7 +148,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
     MappedSegment mapForAppend(long firstIndex) {
         preparer.publishIfPrepared(firstIndex);
         SegmentHeader.Info info = checkWritable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize,
-                descriptor)));
+                descriptor, privateFiles)));
         return new MappedSegment(info);
     }
 

@@ -1,18 +1,16 @@
 package io.blit.replication;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
-import java.io.File;
 import java.nio.file.Path;
 import org.agrona.CloseHelper;
-import org.agrona.IoUtil;
 
 /**
  * The Aeron client of a source or replica, with its own embedded media driver unless an external one is named
  * ({@code aeron.dir}). The embedded driver runs in one shared thread that backs off when idle (a replication peer
- * shares its machine with the queue's appenders and tailers) and deletes its directory on close.
+ * shares its machine with the queue's appenders and tailers), lives in the user's private directory
+ * ({@link DriverDirectories}) and deletes its directory on close.
  */
 final class AeronConnection implements AutoCloseable {
     /** The stream of replicas' requests and acknowledgements on the source's control channel. */
@@ -26,15 +24,8 @@ final class AeronConnection implements AutoCloseable {
      */
     static final int SOCKET_BUFFER = 2 << 20;
 
-    /**
-     * How long a driver directory must be untouched, and its driver's heartbeat silent, before another embedded
-     * driver deletes it as the leftover of a killed process: longer than Aeron's driver timeout (10 s), so that a live
-     * driver (which heartbeats every few milliseconds) or one still starting is never taken for dead.
-     */
-    static final long STALE_MILLIS = 30_000;
-
-    private static final String BLIT_INFIX = "-blit-";
-    private static final System.Logger LOG = System.getLogger("io.blit.replication");
+    /** How long a driver directory must be untouched before another embedded driver deletes it. */
+    static final long STALE_MILLIS = DriverDirectories.STALE_MILLIS;
 
     private final MediaDriver driver;
     private final Aeron aeron;
@@ -46,20 +37,19 @@ final class AeronConnection implements AutoCloseable {
 
     /**
      * Connects to the media driver in {@code aeronDir}, or launches an embedded one if {@code aeronDir} is null, in
-     * {@link #embeddedDir}: one directory per queue directory and role, which the driver deletes on start and on
-     * close; what a killed process left behind is deleted by the next embedded driver to start
-     * ({@link #deleteStaleDirectories}).
+     * {@link #embeddedDir}: one directory per queue directory and role, deleted on start and on close; what a killed
+     * process left behind is deleted by the next embedded driver to start ({@link DriverDirectories#prepare}).
      *
      * @throws io.aeron.exceptions.DriverTimeoutException if no driver runs in {@code aeronDir}
+     * @throws IllegalStateException if the private directory of embedded drivers is unsafe ({@link DriverDirectories})
      */
     static AeronConnection open(String aeronDir, Path queueDir, String role) {
         if (aeronDir != null) {
             return new AeronConnection(null, Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir)));
         }
-        String dir = embeddedDir(queueDir, role);
-        deleteStaleDirectories(new File(dir));
+        Path dir = DriverDirectories.prepare(driverName(queueDir, role));
         MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
-                .aeronDirectoryName(dir)
+                .aeronDirectoryName(dir.toString())
                 .threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(IdleStrategies.create())
                 .socketRcvbufLength(SOCKET_BUFFER)
@@ -68,6 +58,7 @@ final class AeronConnection implements AutoCloseable {
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
         try {
+            DriverDirectories.restrictToOwner(dir);
             return new AeronConnection(driver,
                     Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())));
         } catch (RuntimeException e) {
@@ -76,38 +67,17 @@ final class AeronConnection implements AutoCloseable {
         }
     }
 
-    /** Aeron's default directory (under /dev/shm on Linux) + {@code -blit-<role>-<hash of the queue's path>}. */
+    /**
+     * {@code <role>-<hash of the queue's path>} in the private directory of embedded drivers
+     * ({@link DriverDirectories#parent()}: Aeron's default directory, under /dev/shm on Linux, + {@code -blit}).
+     */
     static String embeddedDir(Path queueDir, String role) {
-        String path = queueDir.toAbsolutePath().normalize().toString();
-        return CommonContext.getAeronDirectoryName() + BLIT_INFIX + role + "-"
-                + Long.toHexString(path.hashCode() & 0xFFFF_FFFFL);
+        return DriverDirectories.parent().resolve(driverName(queueDir, role)).toString();
     }
 
-    /**
-     * Deletes the embedded-driver directories ({@code <Aeron default>-blit-*}: the siblings of {@code own} named
-     * like it up to {@code -blit-}) that processes
-     * killed with their driver left behind: each holds the driver's log buffers (tens of MiB in {@code /dev/shm}), and
-     * a killed replica of a temporary queue is never restarted to reuse its own. A directory is deleted only if it has
-     * not changed for {@link #STALE_MILLIS} and its driver's heartbeat is older than that too.
-     */
-    static void deleteStaleDirectories(File own) {
-        File parent = own.getAbsoluteFile().getParentFile();
-        String name = own.getName();
-        String prefix = name.substring(0, name.indexOf(BLIT_INFIX) + BLIT_INFIX.length());
-        File[] candidates = parent == null ? null
-                : parent.listFiles((d, other) -> other.startsWith(prefix) && !other.equals(name));
-        if (candidates == null) {
-            return;
-        }
-        long now = System.currentTimeMillis();
-        for (File candidate : candidates) {
-            if (candidate.isDirectory() && now - candidate.lastModified() > STALE_MILLIS
-                    && !CommonContext.isDriverActive(candidate, STALE_MILLIS, message -> { })) {
-                IoUtil.delete(candidate, true);
-                LOG.log(System.Logger.Level.INFO, "deleted the driver directory " + candidate
-                        + " of a process that ended without closing it");
-            }
-        }
+    private static String driverName(Path queueDir, String role) {
+        String path = queueDir.toAbsolutePath().normalize().toString();
+        return role + "-" + Long.toHexString(path.hashCode() & 0xFFFF_FFFFL);
     }
 
     Aeron aeron() {

@@ -99,7 +99,7 @@ public final class Replica implements AutoCloseable {
     /**
      * Starts following {@code options.source()} into {@code dir} (created and marked as a replica if needed).
      *
-     * @throws IllegalArgumentException if the secret is shorter than 16 bytes
+     * @throws NullPointerException if {@code dir} or {@code options} is null
      */
     public static Replica start(Path dir, ReplicaOptions options) {
         Replica replica = new Replica(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options"));
@@ -157,7 +157,7 @@ public final class Replica implements AutoCloseable {
 
     private void run() {
         try (AeronConnection aeron = AeronConnection.open(options.aeronDir(), dir, "replica");
-             ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source())) {
+             ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
             writer = replicaWriter;
             held = writer.nextIndex();
             data = aeron.aeron().addSubscription(Endpoint.udp(options.endpoint()), AeronConnection.DATA_STREAM);

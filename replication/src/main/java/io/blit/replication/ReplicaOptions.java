@@ -9,47 +9,70 @@ import java.util.Objects;
  *
  * @param source         the source's control endpoint, {@code host:port}
  * @param endpoint       {@code host:port} this replica receives the source's stream on (UDP)
- * @param secret         the shared secret (at least 16 bytes)
+ * @param secret         the shared secret (at least {@value SecretFile#MIN_BYTES} bytes)
  * @param sync           force every batch to disk before acknowledging it
  * @param expectedLayout the layout the replica's readers expect (the source must hold exactly it), or null for any
  * @param aeronDir       the directory of an external Aeron media driver, or null for an embedded one
  * @param sourceTimeout  how long the source may be silent before the replica resubscribes
- * @param requireEncryption ask the source to encrypt the batches, and take no session that is not encrypted
+ * @param requireEncryption ask the source to encrypt the batches (AES-256-GCM), and take no session that is not
+ *                       encrypted
+ * @param privateFiles   whether the replica's directory (if created), its {@code replica-of} marker and its files are
+ *                       readable by its user only ({@code io.blit.queue.ReplicaWriter#open(Path, String, boolean)}:
+ *                       files {@code rw-------}, directories {@code rwx------}); default false: the process's default
+ *                       modes
  */
 public record ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, LayoutDescriptor expectedLayout,
-                             String aeronDir, Duration sourceTimeout, boolean requireEncryption) {
+                             String aeronDir, Duration sourceTimeout, boolean requireEncryption, boolean privateFiles) {
     public ReplicaOptions {
         Endpoint.udp(source);
         Endpoint.udp(endpoint);
         Objects.requireNonNull(secret, "secret");
+        SecretFile.requireLength(secret);
         Objects.requireNonNull(sourceTimeout, "sourceTimeout");
         secret = secret.clone();
     }
 
-    /** Not sync, any layout, an embedded driver, resubscribing after 2 s of silence. */
+    /** Options that do not require encryption and whose files get the process's default modes. */
+    public ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, LayoutDescriptor expectedLayout,
+                          String aeronDir, Duration sourceTimeout) {
+        this(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout, false, false);
+    }
+
+    /** Not sync, any layout, an embedded driver, resubscribing after 2 s of silence, files of default modes. */
     public static ReplicaOptions of(String source, String endpoint, byte[] secret) {
-        return new ReplicaOptions(source, endpoint, secret, false, null, null, Duration.ofSeconds(2), false);
+        return new ReplicaOptions(source, endpoint, secret, false, null, null, Duration.ofSeconds(2), false, false);
     }
 
     public ReplicaOptions sync(boolean forceBeforeAck) {
-        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayout, aeronDir, sourceTimeout, requireEncryption);
+        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayout, aeronDir, sourceTimeout,
+                requireEncryption, privateFiles);
     }
 
     public ReplicaOptions expectedLayout(LayoutDescriptor layout) {
-        return new ReplicaOptions(source, endpoint, secret, sync, layout, aeronDir, sourceTimeout, requireEncryption);
+        return new ReplicaOptions(source, endpoint, secret, sync, layout, aeronDir, sourceTimeout, requireEncryption,
+                privateFiles);
     }
 
     public ReplicaOptions aeronDir(String dir) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, dir, sourceTimeout, requireEncryption);
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, dir, sourceTimeout, requireEncryption,
+                privateFiles);
     }
 
     public ReplicaOptions sourceTimeout(Duration timeout) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, timeout, requireEncryption);
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, timeout, requireEncryption,
+                privateFiles);
     }
 
     /** Ask the source to encrypt every batch (AES-256-GCM), and refuse a session it does not encrypt. */
     public ReplicaOptions requireEncryption(boolean on) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout, on);
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout, on,
+                privateFiles);
+    }
+
+    /** These options with owner-only files and directories ({@link #privateFiles()}) turned on or off. */
+    public ReplicaOptions privateFiles(boolean ownerOnly) {
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout,
+                requireEncryption, ownerOnly);
     }
 
     @Override

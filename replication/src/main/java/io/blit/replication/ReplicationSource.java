@@ -78,9 +78,19 @@ public final class ReplicationSource implements AutoCloseable {
         this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         requireQueue(dir);
         this.queue = BlitQueue.openRaw(dir);
-        this.connection = AeronConnection.open(options.aeronDir(), dir, "source");
-        this.control = connection.aeron().addSubscription(Endpoint.udp(options.control()),
-                AeronConnection.CONTROL_STREAM);
+        AeronConnection opened = null;
+        try {
+            opened = AeronConnection.open(options.aeronDir(), dir, "source");
+            this.control = opened.aeron().addSubscription(Endpoint.udp(options.control()),
+                    AeronConnection.CONTROL_STREAM);
+        } catch (RuntimeException e) { // a refused driver directory, a driver timeout: nothing stays open
+            if (opened != null) {
+                opened.close();
+            }
+            queue.close();
+            throw e;
+        }
+        this.connection = opened;
         this.controlThread = Thread.ofPlatform().name("blit-replication-source").daemon().unstarted(this::controlLoop);
     }
 
@@ -98,7 +108,9 @@ public final class ReplicationSource implements AutoCloseable {
     /**
      * Starts serving the queue in {@code dir}, which must hold a queue, on {@code options.control()}.
      *
-     * @throws IllegalArgumentException if {@code dir} holds no queue, or the secret is shorter than 16 bytes
+     * @throws IllegalArgumentException if {@code dir} holds no queue
+     * @throws IllegalStateException if the private directory of embedded drivers is unsafe (a link, another user's, or
+     *                               writable by others)
      * @throws io.blit.queue.QueueCorruptedException if a file of the queue is invalid
      */
     public static ReplicationSource start(Path dir, SourceOptions options) {

@@ -7,7 +7,8 @@ import java.util.Objects;
  * How a {@link ReplicationSource} runs.
  *
  * @param control        {@code host:port} the source receives replicas' requests and acknowledgements on (UDP)
- * @param secret         the shared secret (at least 16 bytes) replicas sign their requests with
+ * @param secret         the shared secret (at least {@value SecretFile#MIN_BYTES} bytes) replicas sign their requests
+ *                       with
  * @param aeronDir       the directory of an external Aeron media driver, or null for an embedded one
  * @param replicaTimeout how long a replica may be unreachable before its session ends (it resubscribes later)
  * @param batchBytes     the most record bytes the source packs into one Aeron message (larger records go alone)
@@ -20,6 +21,7 @@ public record SourceOptions(String control, byte[] secret, String aeronDir, Dura
     public SourceOptions {
         Endpoint.udp(control);
         Objects.requireNonNull(secret, "secret");
+        SecretFile.requireLength(secret);
         Objects.requireNonNull(replicaTimeout, "replicaTimeout");
         if (batchBytes < 1024 || batchBytes > 1 << 20) {
             throw new IllegalArgumentException("batchBytes must be 1 KiB to 1 MiB, got " + batchBytes);

@@ -7,6 +7,7 @@ import io.blit.replication.IdleStrategies;
 import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
+import io.blit.replication.SecretFile;
 import io.blit.replication.SourceOptions;
 import io.blit.tools.cli.CliSupport;
 import io.blit.tools.cli.QueueCli;
@@ -14,7 +15,6 @@ import io.blit.tools.cli.ToolVersion;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.net.DatagramSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -154,9 +154,8 @@ public final class ReplicationThroughput implements Callable<Integer> {
         Path work = Files.createTempDirectory(parent, "blit-replperf-");
         Path sourceDir = work.resolve("source");
         Path replicaDir = work.resolve("replica");
-        Path secret = Files.createFile(work.resolve("secret"), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        Files.write(secret, "the secret of the replication throughput runs".getBytes(StandardCharsets.UTF_8));
+        Path secret = work.resolve("secret");
+        SecretFile.create(secret);
         boolean plain = protection.equals("plain");
         if (plain) {
             System.setProperty(BatchProtection.BENCHMARK_PROPERTY, "true");
@@ -169,7 +168,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 BlitQueue.Options.defaults().segmentSize(segmentSize));
              Appender<MarketData> appender = queue.appender();
              ReplicationSource source = ReplicationSource.start(sourceDir, SourceOptions.of(control,
-                     Files.readAllBytes(secret)).mtu(mtu).batchBytes(batchBytes).encrypt(protection.equals("encrypted")))) {
+                     SecretFile.read(secret)).mtu(mtu).batchBytes(batchBytes).encrypt(protection.equals("encrypted")))) {
             MarketData md = new MarketData().fillFor(0, 0);
             appender.append(md);
             replica = follow(replicaDir, control, secret, work.resolve("replica.log"), plain);

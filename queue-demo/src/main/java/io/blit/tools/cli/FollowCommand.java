@@ -37,7 +37,8 @@ final class FollowCommand implements Callable<Integer> {
     private String endpoint;
 
     @Option(names = "--secret-file", required = true, paramLabel = "F",
-            description = "file holding the shared secret (at least 16 bytes)")
+            description = "file holding the shared secret (32 to 1024 bytes, readable by its owner only; "
+                    + "replicate keygen writes one)")
     private Path secretFile;
 
     @Option(names = "--type", paramLabel = "marketdata|book", converter = MessageType.Converter.class,
@@ -51,6 +52,10 @@ final class FollowCommand implements Callable<Integer> {
             description = "directory of an external Aeron media driver (default: an embedded driver)")
     private String aeronDir;
 
+    @Option(names = "--private", description = "create the replica's directory (mode 0700), its replica-of marker "
+            + "and its files (mode 0600) readable and writable by this user only")
+    private boolean privateFiles;
+
     FollowCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
@@ -58,16 +63,7 @@ final class FollowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ReplicaOptions options;
-        try {
-            options = ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
-                    .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2));
-            if (type != null) {
-                options = options.expectedLayout(BlockCopier.of(type.type()).layout().descriptor());
-            }
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException(e.getMessage());
-        }
+        ReplicaOptions options = options();
         try (StopOnSignal stop = new StopOnSignal(); Replica replica = Replica.start(dir, options)) {
             out.println("following " + source + " into " + dir);
             out.flush();
@@ -89,5 +85,23 @@ final class FollowCommand implements Callable<Integer> {
             }
         }
         return QueueCli.OK;
+    }
+
+    /**
+     * The replica's options as the command line gives them.
+     *
+     * @throws BadInputException if the secret file or an endpoint is refused
+     */
+    ReplicaOptions options() {
+        try {
+            ReplicaOptions options = ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
+                    .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles);
+            if (type != null) {
+                options = options.expectedLayout(BlockCopier.of(type.type()).layout().descriptor());
+            }
+            return options;
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
     }
 }

@@ -52,6 +52,10 @@ final class ProduceCommand implements Callable<Integer> {
                     + "field k (0..19: bid prices, bid quantities, ask prices, ask quantities, 5 each) = n + k/32.0"})
     private MessageType<?> type;
 
+    @Option(names = "--private", description = "create the queue's directory (mode 0700) and its files (mode 0600) "
+            + "readable and writable by this user only; files and directories that exist keep their modes")
+    private boolean privateFiles;
+
     ProduceCommand(PrintStream out) {
         this.out = out;
     }
@@ -71,7 +75,8 @@ final class ProduceCommand implements Callable<Integer> {
     }
 
     private <T> int produce(MessageType<T> type) {
-        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type())) {
+        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type(),
+                BlitQueue.Options.defaults().privateFiles(privateFiles))) {
             long firstIndex = -1;
             long lastIndex = -1;
             T message = type.factory().get();

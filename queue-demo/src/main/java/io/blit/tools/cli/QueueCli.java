@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 /**
  * The queue command-line tool, the {@code Main-Class} of {@code queue-demo.jar}: {@code produce}, {@code tail},
  * {@code dump}, {@code check} (one class each), the latency harness's {@code bench} and {@code demo}
- * ({@link LatencyCommand}) and {@code replicate serve|follow} ({@link ReplicateCommand}), parsed by picocli. Runs in-process through {@link #run}, which returns the exit code:
+ * ({@link LatencyCommand}) and {@code replicate serve|follow|keygen} ({@link ReplicateCommand}), parsed by picocli. Runs in-process through {@link #run}, which returns the exit code:
  * {@value #OK} ok, {@value #CHECK_FAILED} check failed, {@value #USAGE} usage error or bad input (missing
  * directory, corrupt or foreign files), each reported in one line on the error stream ({@link CliSupport}).
  * Not thread-safe: one instance runs one command line; {@link #run} makes a new one each time.
@@ -62,7 +62,8 @@ public final class QueueCli implements Callable<Integer> {
                 .addSubcommand(new BenchCommand(out, err))
                 .addSubcommand(new CommandLine(new ReplicateCommand())
                         .addSubcommand(new ServeCommand(out))
-                        .addSubcommand(new FollowCommand(out, err)))
+                        .addSubcommand(new FollowCommand(out, err))
+                        .addSubcommand(new KeygenCommand(out)))
                 .addSubcommand(new HelpCommand());
         return CliSupport.execute(CliSupport.configure(cli, out, err), args, out, err);
     }

@@ -1,7 +1,7 @@
 package io.blit.tools.cli;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import io.blit.replication.SecretFile;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -11,13 +11,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code replicate}: the replication of a queue to other machines over Aeron (docs/replication.md), with the
- * subcommands {@code serve} ({@link ServeCommand}) and {@code follow} ({@link FollowCommand}).
+ * subcommands {@code serve} ({@link ServeCommand}), {@code follow} ({@link FollowCommand}) and {@code keygen}
+ * ({@link KeygenCommand}).
  */
 @Command(name = "replicate", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Replicate a queue to other machines over Aeron.",
                 "",
                 "serve on the source machine, follow on each replica machine; both run until stopped (Ctrl-C) "
-                        + "and print progress once a second. Both need the same secret file (at least 16 bytes).",
+                        + "and print progress once a second. Both need the same secret file: 32 to 1024 bytes that "
+                        + "only its owner may read and write (keygen writes one).",
                 ""},
         commandListHeading = "%nCommands:%n",
         footer = {"", QueueCli.EXIT_CODES})
@@ -28,24 +30,22 @@ final class ReplicateCommand implements Callable<Integer> {
     /** No subcommand given: a usage error. */
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "serve or follow expected");
+        throw new ParameterException(spec.commandLine(), "serve, follow or keygen expected");
     }
 
     /**
-     * The secret in {@code file}: its bytes as they are (a trailing newline included), at least 16.
+     * The secret in {@code file} ({@link SecretFile#read}): its bytes as they are (a trailing newline included), 32 to
+     * 1024 of them, in a file that neither group nor others may read or write.
      *
-     * @throws BadInputException if the file cannot be read or is too short
+     * @throws BadInputException naming the file and the problem
      */
     static byte[] secret(Path file) {
         try {
-            byte[] secret = Files.readAllBytes(file);
-            if (secret.length < 16) {
-                throw new BadInputException("the secret file " + file + " holds " + secret.length
-                        + " bytes; a replication secret needs at least 16");
-            }
-            return secret;
-        } catch (IOException e) {
-            throw new BadInputException("cannot read the secret file " + file + ": " + e);
+            return SecretFile.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw new BadInputException(e.getMessage() + ": " + e.getCause());
         }
     }
 }

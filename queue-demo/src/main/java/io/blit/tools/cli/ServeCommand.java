@@ -37,7 +37,8 @@ final class ServeCommand implements Callable<Integer> {
     private String control;
 
     @Option(names = "--secret-file", required = true, paramLabel = "F",
-            description = "file holding the shared secret (at least 16 bytes)")
+            description = "file holding the shared secret (32 to 1024 bytes, readable by its owner only; "
+                    + "replicate keygen writes one)")
     private Path secretFile;
 
     @Option(names = "--mtu", paramLabel = "BYTES",
@@ -66,7 +67,7 @@ final class ServeCommand implements Callable<Integer> {
         ReplicationSource started;
         try {
             started = ReplicationSource.start(dir, options);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IllegalStateException e) { // no queue; an unsafe driver directory
             throw new BadInputException(e.getMessage());
         }
         try (StopOnSignal stop = new StopOnSignal(); ReplicationSource source = started;

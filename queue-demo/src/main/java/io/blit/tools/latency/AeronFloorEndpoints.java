@@ -1,7 +1,6 @@
 package io.blit.tools.latency;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.AeronCounters;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
@@ -10,6 +9,7 @@ import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.blit.core.BlockCopier;
+import io.blit.replication.DriverDirectories;
 import io.blit.replication.IdleStrategies;
 import io.blit.tools.messages.BookUpdate;
 import java.nio.ByteOrder;
@@ -44,15 +44,23 @@ final class AeronFloorEndpoints {
 
     /**
      * An embedded driver as a replication peer has one: one shared thread, idle as blit.replication.idle says. Its
-     * directory is named like replication's embedded drivers' ({@code <Aeron default>-blit-...}, here unique per
-     * driver), so that what a killed harness child leaves in /dev/shm is deleted by the next replication driver to
-     * start (docs/replication.md, "Configuration").
+     * directory ({@code floor-<role>-<pid>-<time>}) is in the private directory of replication's embedded drivers
+     * ({@link DriverDirectories}), so that what a killed harness child leaves in /dev/shm is deleted by the next
+     * embedded driver to start (docs/replication.md, "Configuration").
      */
     private static MediaDriver driver(String role) {
-        String dir = CommonContext.getAeronDirectoryName() + "-blit-floor-" + role + "-" + ProcessHandle.current().pid()
-                + "-" + Long.toHexString(System.nanoTime());
-        return MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir).threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(IdleStrategies.create()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
+        Path dir = DriverDirectories.prepare("floor-" + role + "-" + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(System.nanoTime()));
+        MediaDriver driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir.toString())
+                .threadingMode(ThreadingMode.SHARED).sharedIdleStrategy(IdleStrategies.create())
+                .dirDeleteOnStart(true).dirDeleteOnShutdown(true));
+        try {
+            DriverDirectories.restrictToOwner(dir);
+            return driver;
+        } catch (RuntimeException e) {
+            driver.close();
+            throw e;
+        }
     }
 
     static final class Sender implements MessageSender {

@@ -61,6 +61,24 @@ class QueueCliTest {
     }
 
     @Test
+    void produceWithPrivateCreatesTheQueueForItsUserOnly() throws IOException {
+        Path dir = tmp.resolve("parent").resolve("q");
+        Result produced = run("produce", "--dir", dir.toString(), "--count", "2000", "--private");
+        assertEquals(0, produced.code(), produced.err());
+        assertEquals("rwx------", mode(dir));
+        assertEquals("rwx------", mode(dir.getParent()));
+        try (var files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                assertEquals("rw-------", mode(file), file.toString());
+            }
+        }
+    }
+
+    private static String mode(Path path) throws IOException {
+        return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+
+    @Test
     void concurrentProducersMakeOneGapFreeSequenceThatCheckAccepts() throws Exception {
         int producers = 3;
         int each = 20_000;

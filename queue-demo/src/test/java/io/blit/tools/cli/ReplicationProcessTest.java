@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
+import io.blit.replication.DriverDirectories;
 import io.blit.tools.messages.MarketData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -111,12 +112,14 @@ class ReplicationProcessTest {
         assertCopy(source, replica, appended.get());
     }
 
-    /** The embedded replication drivers' directories that exist now ({@code <Aeron's default>-blit-*}), sorted. */
+    /** The embedded drivers' directories that exist now (in {@code <Aeron's default>-blit}), sorted. */
     private static List<String> embeddedDriverDirectories() throws IOException {
-        Path base = Path.of(io.aeron.CommonContext.getAeronDirectoryName());
-        try (Stream<Path> siblings = Files.list(base.getParent())) {
-            return siblings.map(p -> p.getFileName().toString())
-                    .filter(name -> name.startsWith(base.getFileName() + "-blit-")).sorted().toList();
+        Path parent = DriverDirectories.parent();
+        if (!Files.isDirectory(parent)) {
+            return List.of();
+        }
+        try (Stream<Path> drivers = Files.list(parent)) {
+            return drivers.map(p -> p.getFileName().toString()).sorted().toList();
         }
     }
 
@@ -195,8 +198,11 @@ class ReplicationProcessTest {
         return QueueCli.run(args, new PrintStream(new ByteArrayOutputStream()), System.err);
     }
 
-    private Path secret() throws IOException {
-        return Files.write(work.resolve("secret"), "the replication tests' secret".getBytes(StandardCharsets.UTF_8));
+    /** A new secret file, as users make one. */
+    private Path secret() {
+        Path file = work.resolve("secret");
+        assertEquals(0, cli("replicate", "keygen", "--secret-file", file.toString()));
+        return file;
     }
 
     private static String endpoint() throws IOException {

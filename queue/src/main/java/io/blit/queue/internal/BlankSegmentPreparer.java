@@ -15,11 +15,18 @@ import java.nio.file.Path;
  */
 public final class BlankSegmentPreparer implements AutoCloseable {
     private final Path dir;
+    private final boolean privateFiles;
     private FilePreparation pending;
     private long pendingSize;
 
     public BlankSegmentPreparer(Path dir) {
+        this(dir, false);
+    }
+
+    /** @param privateFiles whether the blanks are created {@code rw-------} ({@link FileModes}) */
+    public BlankSegmentPreparer(Path dir, boolean privateFiles) {
         this.dir = dir;
+        this.privateFiles = privateFiles;
     }
 
     /** Starts preparing a blank of {@code segmentSize} bytes unless one is outstanding already. */
@@ -28,7 +35,8 @@ public final class BlankSegmentPreparer implements AutoCloseable {
             return;
         }
         pendingSize = segmentSize;
-        pending = new FilePreparation("blit-replica-prepare", () -> SegmentFiles.prepareBlank(dir, segmentSize));
+        pending = new FilePreparation("blit-replica-prepare", () -> SegmentFiles.prepareBlank(dir, segmentSize,
+                privateFiles));
         pending.start();
     }
 

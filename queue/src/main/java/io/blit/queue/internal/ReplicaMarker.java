@@ -2,10 +2,14 @@ package io.blit.queue.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
 
 /**
  * The file {@code replica-of} in a queue directory that only replication writes: its presence makes the queue refuse
@@ -33,9 +37,23 @@ public final class ReplicaMarker {
 
     /** Marks {@code dir} as a replica of {@code source} (replacing the source it named, if any). */
     public static void mark(Path dir, String source) {
+        mark(dir, source, false);
+    }
+
+    /**
+     * As {@link #mark(Path, String)}; with {@code privateFiles} a directory created here is {@code rwx------} and the
+     * marker {@code rw-------} ({@link FileModes}).
+     */
+    public static void mark(Path dir, String source, boolean privateFiles) {
         try {
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve(NAME), source + System.lineSeparator(), StandardCharsets.UTF_8);
+            FileModes.createDirectories(dir, privateFiles);
+            try (FileChannel marker = FileModes.open(dir.resolve(NAME), privateFiles, EnumSet.of(
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
+                ByteBuffer text = ByteBuffer.wrap((source + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
+                while (text.hasRemaining()) {
+                    marker.write(text);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot mark queue " + dir + " as a replica", e);
         }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -24,7 +25,8 @@ import java.util.stream.Stream;
  * and published with {@link Files#createLink}, which fails if another creator (thread or process) won the
  * race; the loser then uses the winner's file. A reader therefore never sees a file under a final name
  * without a complete header. Files whose names do not match the pattern (temporaries included) are
- * ignored. Stateless; thread-safe.
+ * ignored. With {@code privateFiles} a temporary is created {@code rw-------} before anything is written to it
+ * ({@link FileModes}), so the published file has that mode. Stateless; thread-safe.
  */
 public final class SegmentFiles {
     private static final Pattern NAME = Pattern.compile("segment-(\\d{20})\\.blitq");
@@ -123,8 +125,14 @@ public final class SegmentFiles {
      */
     public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize,
                                                     LayoutDescriptor descriptor) {
+        return createIfAbsent(dir, firstIndex, segmentSize, descriptor, false);
+    }
+
+    /** As {@link #createIfAbsent(Path, long, long, LayoutDescriptor)}; {@code rw-------} if {@code privateFiles}. */
+    public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize,
+                                                    LayoutDescriptor descriptor, boolean privateFiles) {
         if (!Files.exists(path(dir, firstIndex))) {
-            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, descriptor, false));
+            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, descriptor, false, privateFiles));
         }
         return readHeader(dir, firstIndex);
     }
@@ -143,9 +151,15 @@ public final class SegmentFiles {
      */
     public static Path prepare(Path dir, long firstIndex, long segmentSize, LayoutDescriptor descriptor,
                                boolean zeroFill) {
+        return prepare(dir, firstIndex, segmentSize, descriptor, zeroFill, false);
+    }
+
+    /** As {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}; {@code rw-------} if {@code privateFiles}. */
+    public static Path prepare(Path dir, long firstIndex, long segmentSize, LayoutDescriptor descriptor,
+                               boolean zeroFill, boolean privateFiles) {
         byte[] header = SegmentHeader.encode(segmentSize, firstIndex,
                 System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), descriptor);
-        return prepare(dir, firstIndex, segmentSize, header, zeroFill);
+        return prepare(dir, firstIndex, segmentSize, header, zeroFill, privateFiles);
     }
 
     /**
@@ -153,9 +167,15 @@ public final class SegmentFiles {
      * copy of its source's file header ({@link SegmentHeader#copyOf}), which the caller has validated.
      */
     public static Path prepare(Path dir, long firstIndex, long segmentSize, byte[] header, boolean zeroFill) {
+        return prepare(dir, firstIndex, segmentSize, header, zeroFill, false);
+    }
+
+    /** As {@link #prepare(Path, long, long, byte[], boolean)}; {@code rw-------} if {@code privateFiles}. */
+    public static Path prepare(Path dir, long firstIndex, long segmentSize, byte[] header, boolean zeroFill,
+                               boolean privateFiles) {
         Path file = path(dir, firstIndex);
         return writeTemporary(file.resolveSibling(file.getFileName() + temporarySuffix()), file, segmentSize, header,
-                zeroFill);
+                zeroFill, privateFiles);
     }
 
     /**
@@ -168,7 +188,13 @@ public final class SegmentFiles {
      * @throws UncheckedIOException if the file system fails (nothing is left behind)
      */
     public static Path prepareBlank(Path dir, long segmentSize) {
-        return writeTemporary(dir.resolve("segment-blank.blitq" + temporarySuffix()), dir, segmentSize, null, true);
+        return prepareBlank(dir, segmentSize, false);
+    }
+
+    /** As {@link #prepareBlank(Path, long)}; {@code rw-------} if {@code privateFiles}. */
+    public static Path prepareBlank(Path dir, long segmentSize, boolean privateFiles) {
+        return writeTemporary(dir.resolve("segment-blank.blitq" + temporarySuffix()), dir, segmentSize, null, true,
+                privateFiles);
     }
 
     /**
@@ -192,13 +218,17 @@ public final class SegmentFiles {
         return ".tmp-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
     }
 
-    /** Writes {@code tmp} (header if not null, full size forced, zeros if asked); deletes it on failure. */
-    private static Path writeTemporary(Path tmp, Path named, long segmentSize, byte[] header, boolean zeroFill) {
+    /**
+     * Writes {@code tmp} (header if not null, full size forced, zeros if asked), {@code rw-------} from its creation
+     * on if {@code privateFiles}; deletes it on failure.
+     */
+    private static Path writeTemporary(Path tmp, Path named, long segmentSize, byte[] header, boolean zeroFill,
+                                       boolean privateFiles) {
         boolean done = false;
         try {
             Files.deleteIfExists(tmp); // an earlier preparation of this thread that was never published
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+            try (FileChannel channel = FileModes.open(tmp, privateFiles, EnumSet.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, StandardOpenOption.READ))) {
                 if (header != null) {
                     writeFully(channel, ByteBuffer.wrap(header), 0);
                 }

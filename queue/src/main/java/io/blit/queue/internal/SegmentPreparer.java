@@ -25,14 +25,21 @@ public final class SegmentPreparer implements AutoCloseable {
     private final Path dir;
     private final long segmentSize;
     private final LayoutDescriptor descriptor;
+    private final boolean privateFiles;
     private long pendingIndex = -1;
     private FilePreparation pending;
     private boolean closed;
 
     public SegmentPreparer(Path dir, long segmentSize, LayoutDescriptor descriptor) {
+        this(dir, segmentSize, descriptor, false);
+    }
+
+    /** @param privateFiles whether the files are created {@code rw-------} ({@link FileModes}) */
+    public SegmentPreparer(Path dir, long segmentSize, LayoutDescriptor descriptor, boolean privateFiles) {
         this.dir = dir;
         this.segmentSize = segmentSize;
         this.descriptor = descriptor;
+        this.privateFiles = privateFiles;
     }
 
     /**
@@ -94,6 +101,6 @@ public final class SegmentPreparer implements AutoCloseable {
     private FilePreparation preparation(long firstIndex) {
         return new FilePreparation("blit-queue-prepare-" + firstIndex, () ->
                 Files.exists(SegmentFiles.path(dir, firstIndex)) ? null
-                        : SegmentFiles.prepare(dir, firstIndex, segmentSize, descriptor, true));
+                        : SegmentFiles.prepare(dir, firstIndex, segmentSize, descriptor, true, privateFiles));
     }
 }
