@@ -56,6 +56,10 @@ final class FollowCommand implements Callable<Integer> {
             + "and its files (mode 0600) readable and writable by this user only")
     private boolean privateFiles;
 
+    @Option(names = "--encrypt", description = "require the source to encrypt every batch (AES-256-GCM); without it "
+            + "batches are authenticated, not encrypted, unless the source encrypts")
+    private boolean encrypt;
+
     FollowCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
@@ -95,7 +99,7 @@ final class FollowCommand implements Callable<Integer> {
     ReplicaOptions options() {
         try {
             ReplicaOptions options = ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
-                    .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles);
+                    .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles).requireEncryption(encrypt);
             if (type != null) {
                 options = options.expectedLayout(BlockCopier.of(type.type()).layout().descriptor());
             }

@@ -45,6 +45,10 @@ final class ServeCommand implements Callable<Integer> {
             description = "MTU of the stream to each replica, 1408 (default, Aeron's) to 65504 (the loopback's)")
     private int mtu = 1408;
 
+    @Option(names = "--encrypt", description = "encrypt every batch to every replica (AES-256-GCM); without it batches"
+            + " are authenticated, not encrypted, unless a replica asks (follow --encrypt)")
+    private boolean encrypt;
+
     @Option(names = "--aeron-dir", paramLabel = "DIR",
             description = "directory of an external Aeron media driver (default: an embedded driver)")
     private String aeronDir;
@@ -60,7 +64,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         SourceOptions options;
         try {
-            options = SourceOptions.of(control, ReplicateCommand.secret(secretFile)).aeronDir(aeronDir).mtu(mtu);
+            options = SourceOptions.of(control, ReplicateCommand.secret(secretFile)).aeronDir(aeronDir).mtu(mtu).encrypt(encrypt);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

@@ -28,6 +28,23 @@ class FollowCommandTest {
         assertTrue(parse(withPrivate).options().privateFiles());
     }
 
+    @Test
+    void encryptRequiresAnEncryptedSessionAndChannelParametersInAnEndpointAreRefused() {
+        Path secret = tmp.resolve("secret");
+        SecretFile.create(secret);
+        String[] common = {"--dir", tmp.resolve("r").toString(), "--source", "127.0.0.1:7000",
+                "--endpoint", "127.0.0.1:7001", "--secret-file", secret.toString()};
+        assertFalse(parse(common).options().requireEncryption(), "off by default");
+        String[] encrypted = java.util.Arrays.copyOf(common, common.length + 1);
+        encrypted[common.length] = "--encrypt";
+        assertTrue(parse(encrypted).options().requireEncryption());
+        String[] injected = common.clone();
+        injected[5] = "127.0.0.1:7001|term-length=1073741824";
+        BadInputException refused = org.junit.jupiter.api.Assertions.assertThrows(BadInputException.class,
+                () -> parse(injected).options());
+        assertTrue(refused.getMessage().contains("an endpoint is host:port"), refused.getMessage());
+    }
+
     private static FollowCommand parse(String... args) {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
         FollowCommand command = new FollowCommand(sink, sink);
