@@ -76,7 +76,6 @@ public final class Replica implements AutoCloseable {
     private Sealer fromSource;
     private Sealer toSource;
     private BatchProtection protection = BatchProtection.AUTHENTICATED;
-    private byte[] decrypted;
     private long nextSequence;
     private long ackSequence;
     private long lastHeard;
@@ -295,7 +294,7 @@ public final class Replica implements AutoCloseable {
         int type = in.getInt(0, Wire.ORDER);
         boolean opened = type != Wire.BATCH ? Session.open(in, length, fromSource) : switch (protection) {
             case AUTHENTICATED -> Session.open(in, length, fromSource);
-            case ENCRYPTED -> Session.openEncrypted(in, length, fromSource, scratch());
+            case ENCRYPTED -> Session.openEncrypted(in, length, fromSource);
             case UNAUTHENTICATED_FOR_BENCHMARKS -> true;
         };
         if (!opened) {
@@ -366,13 +365,6 @@ public final class Replica implements AutoCloseable {
             return malformed != null ? malformed : applyBatch(length);
         }
         return "a message of type " + type + " or length " + length + " that does not belong in a stream";
-    }
-
-    private byte[] scratch() {
-        if (decrypted == null) {
-            decrypted = new byte[Wire.MAX_MESSAGE];
-        }
-        return decrypted;
     }
 
     private String peerOf(Header header) {

@@ -4,7 +4,7 @@ package io.blit.replication.wire;
  * How a session protects its BATCHes, stated in its ACCEPT. Every other message is authenticated whatever this is.
  */
 public enum BatchProtection {
-    /** A tag (GMAC) under the session's key: the default. */
+    /** A tag under the session's key ({@link Sealer#sign}): the default. */
     AUTHENTICATED(0),
     /** AES-256-GCM: the entries encrypted, the tag over them and the envelope's head. */
     ENCRYPTED(1),

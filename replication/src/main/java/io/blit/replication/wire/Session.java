@@ -14,7 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * 0    | type u32              | aux u32 (per type: flags, entry count) |
  * 8    | sequence u64                                                   |
  * 16   | body (per type; in an encrypted BATCH, AES-GCM ciphertext)     |
- * L-16 | tag (16): GMAC of bytes [0, L-16), or the AES-GCM tag with bytes [0, 16) as additional data |
+ * L-16 | tag (16): AES-GCM's of bytes [16, L-16) with bytes [0, 16) as additional data ({@link Sealer}) |
  * </pre>
  *
  * Messages are encoded into and decoded from buffers that wrap a whole byte array at offset 0.
@@ -38,7 +38,7 @@ public final class Session {
 
     /** Appends the tag to the {@code length} bytes of a message; returns the sealed length. */
     public static int seal(UnsafeBuffer buffer, int length, Sealer sealer) {
-        sealer.sign(buffer.byteArray(), 0, length, sequence(buffer));
+        sealer.sign(buffer.byteArray(), 0, BODY_AT, length, sequence(buffer));
         return length + Sealer.TAG;
     }
 
@@ -50,12 +50,12 @@ public final class Session {
 
     /** Whether a sealed message of {@code length} bytes (at least {@link #MIN_LENGTH}) carries its tag. */
     public static boolean open(UnsafeBuffer buffer, int length, Sealer sealer) {
-        return sealer.verify(buffer.byteArray(), 0, length - Sealer.TAG, sequence(buffer));
+        return sealer.verify(buffer.byteArray(), 0, BODY_AT, length - Sealer.TAG, sequence(buffer));
     }
 
     /** Whether an encrypted message's tag holds; if it does, its body is decrypted in place. */
-    public static boolean openEncrypted(UnsafeBuffer buffer, int length, Sealer sealer, byte[] scratch) {
-        return sealer.decrypt(buffer.byteArray(), 0, BODY_AT, length - Sealer.TAG, sequence(buffer), scratch);
+    public static boolean openEncrypted(UnsafeBuffer buffer, int length, Sealer sealer) {
+        return sealer.decrypt(buffer.byteArray(), 0, BODY_AT, length - Sealer.TAG, sequence(buffer));
     }
 
     public static long sequence(DirectBuffer buffer) {
