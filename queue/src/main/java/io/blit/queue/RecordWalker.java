@@ -102,6 +102,9 @@ final class RecordWalker {
             if (RecordHeader.isPadding(word)) {
                 return true;
             }
+            if (RecordHeader.state(word) == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, word);
+            }
             walk.skip(file.checkedLength(word, position));
         }
         return false;
@@ -123,7 +126,8 @@ final class RecordWalker {
      *
      * @return its payload length, or -1 if there is none yet
      * @throws MessagesDeletedException if the next file was deleted (by retention)
-     * @throws QueueCorruptedException  if a record header points past the end of its file
+     * @throws QueueCorruptedException  if a record header points past the end of its file, or has state bits 00 but is
+     *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is)
      */
     int advance(RecordCursor cursor) {
         ensureMapped(cursor);
@@ -148,6 +152,8 @@ final class RecordWalker {
                 return file.checkedLength(word, position);
             } else if (state == RecordHeader.STATE_ABANDONED) {
                 cursor.skip(file.checkedLength(word, position));
+            } else if (state == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, word);
             } else if (!abandonIfDead(cursor, word)) {
                 return -1;
             }

@@ -4,12 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -160,6 +168,71 @@ class QueueValidationTest {
     void segmentSizesThatAreNotPageMultiplesOrTooSmallAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(8192));
         assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(65_537));
+    }
+
+    @Test
+    void segmentSizesAbove4GiBAreRefusedNamingTheRange() {
+        assertEquals(1L << 32, BlitQueue.Options.defaults().segmentSize(1L << 32).segmentSize());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BlitQueue.Options.defaults().segmentSize((1L << 32) + 4096));
+        assertTrue(e.getMessage().contains("12288") && e.getMessage().contains("4294967296"), e.getMessage());
+    }
+
+    @Test
+    void aRawPayloadOf2GiBOrMoreIsRefusedBeforeItIsClaimed(@TempDir Path scratch) throws IOException {
+        long huge = 1L << 31; // a length readers refuse (the word's length field read as an int is negative)
+        Path sparse = scratch.resolve("payload");
+        try (RandomAccessFile raf = new RandomAccessFile(sparse.toFile(), "rw")) {
+            raf.setLength(huge);
+        }
+        BlitQueue.Options fourGiB = BlitQueue.Options.defaults().segmentSize(1L << 32).prepareNextFile(false);
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, fourGiB);
+             Arena arena = Arena.ofConfined();
+             FileChannel channel = FileChannel.open(sparse, StandardOpenOption.READ)) {
+            MemorySegment payload = channel.map(FileChannel.MapMode.READ_ONLY, 0, huge, arena);
+            Appender<Void> appender = queue.appender();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> appender.append(payload));
+            assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
+            assertEquals(-1, queue.tailer().readNextBytes(MemorySegment.ofArray(new byte[8])), "nothing claimed");
+            assertEquals(0, appender.append(MemorySegment.ofArray(new byte[8])));
+        }
+    }
+
+    @Test
+    void aRecordWordWithNoStateButOtherBitsIsCorruptAndLeftAsItIs() throws IOException {
+        Path file = createMarketDataQueue();
+        long dead = deadPid();
+        long word = (dead & RecordHeader.PID_MASK) << RecordHeader.PID_SHIFT | 152; // state 00 is only ever the 0 word
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(SegmentHeader.RECORDS_START);
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(word).array());
+        }
+        BlitQueue.Options noGrace = QueueRoundTripTest.SMALL.abandonGrace(Duration.ZERO);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, noGrace);
+             Tailer<MarketData> tailer = queue.tailer()) {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                QueueCorruptedException e = assertThrows(QueueCorruptedException.class,
+                        () -> tailer.readNext(new MarketData()));
+                assertEquals(SegmentHeader.RECORDS_START, e.offset());
+            }
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+            byte[] stored = new byte[8];
+            raf.seek(SegmentHeader.RECORDS_START);
+            raf.readFully(stored);
+            assertEquals(word, ByteBuffer.wrap(stored).order(ByteOrder.nativeOrder()).getLong(), "a reader wrote nothing");
+        }
+    }
+
+    private static long deadPid() throws IOException {
+        Process gone = new ProcessBuilder("true").start();
+        try {
+            gone.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+        return gone.pid();
     }
 
     private static void flipByte(Path file, long offset) throws IOException {
