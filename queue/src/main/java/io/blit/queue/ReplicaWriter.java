@@ -106,6 +106,9 @@ public final class ReplicaWriter implements AutoCloseable {
                 break;
             }
             if (RecordHeader.isPadding(word)) {
+                if (position == SegmentHeader.RECORDS_START) {
+                    throw QueueErrors.paddingAtFirstRecord(file.info().file(), position);
+                }
                 padded = true;
                 break;
             }
@@ -238,7 +241,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * @return the record's index (for padding: the index the next file starts at)
      * @throws IllegalStateException    if no file is open or the current one ended; if the record does not fit in
      *                                  the file or its header word is not empty (this replica diverged)
-     * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's
+     * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's,
+     *                                  or it is a padding word at a file's first record
      * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
      *                                  the file was truncated or failed): the record's word is not stored
      */
@@ -286,6 +290,10 @@ public final class ReplicaWriter implements AutoCloseable {
                     + " is written already (" + RecordHeader.describe(held) + ")");
         }
         if (padding) {
+            if (position == SegmentHeader.RECORDS_START) {
+                throw new IllegalArgumentException("a padding word as the first record of file " + file.firstIndex()
+                        + ": the queue would continue in the same file");
+            }
             RecordHeader.storeRelease(segment, position, word);
             padded = true;
             return nextIndex;

@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.internal.RecordHeader;
@@ -18,7 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class QueueValidationTest {
@@ -221,6 +224,60 @@ class QueueValidationTest {
             raf.seek(SegmentHeader.RECORDS_START);
             raf.readFully(stored);
             assertEquals(word, ByteBuffer.wrap(stored).order(ByteOrder.nativeOrder()).getLong(), "a reader wrote nothing");
+        }
+    }
+
+    @Test
+    void aPaddingWordAsAFilesFirstRecordIsCorruptNotAnEndlessRoll() throws IOException {
+        Path file = createMarketDataQueue();
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(SegmentHeader.RECORDS_START); // the file would continue in the file of its own first index
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(RecordHeader.padding(1)).array());
+        }
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
+                List<Executable> reads = List.of(
+                        () -> queue.tailer().readNext(new MarketData()),
+                        () -> queue.tailerFrom(1),
+                        queue::tailerFromEnd,
+                        () -> {
+                            try (RecordStream stream = queue.recordStream(0)) {
+                                while (stream.poll() != RecordStream.NONE) {
+                                    // FILE, then the padding word, then the roll
+                                }
+                            }
+                        });
+                for (Executable read : reads) {
+                    QueueCorruptedException e = assertThrows(QueueCorruptedException.class, read);
+                    assertEquals(SegmentHeader.RECORDS_START, e.offset(), e.getMessage());
+                }
+            }
+        });
+    }
+
+    @Test
+    void aFileThatEndsAtAnotherIndexThanItsSuccessorStartsAtIsCorruptNotDeleted() throws IOException {
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, QueueRoundTripTest.SMALL)) {
+            Appender<MarketData> appender = queue.appender();
+            for (int n = 0; n < 1_000; n++) {
+                appender.append(new MarketData().fillFor(n, n));
+            }
+        }
+        long record = RecordHeader.recordLength(new MarketData().byteSize());
+        long tenth = SegmentHeader.RECORDS_START + 10 * record;
+        try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "rw")) {
+            raf.seek(tenth); // a padding word: the next file would start at index 10
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(RecordHeader.padding(1)).array());
+        }
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class);
+             Tailer<MarketData> tailer = queue.tailer()) {
+            MarketData in = new MarketData();
+            for (int n = 0; n < 10; n++) {
+                assertTrue(tailer.readNext(in));
+            }
+            QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> tailer.readNext(in));
+            assertEquals(SegmentFiles.path(dir, 0), e.file());
+            assertEquals(tenth, e.offset());
         }
     }
 

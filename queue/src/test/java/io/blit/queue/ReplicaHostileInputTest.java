@@ -68,6 +68,12 @@ class ReplicaHostileInputTest {
     }
 
     @Test
+    void aPaddingWordAsAFilesFirstRecordIsRefused() {
+        inReplicaWithItsFirstFile(writer -> assertThrows(IllegalArgumentException.class,
+                () -> writer.write(RecordHeader.padding(1), MemorySegment.ofArray(new byte[0]))));
+    }
+
+    @Test
     void aHeaderLongerThanItsCrcCreatesNoFile() {
         for (int extra : new int[] {4, SegmentHeader.HEADER_AREA, 3 * SegmentHeader.HEADER_AREA}) {
             byte[] longer = Arrays.copyOf(header, header.length + extra);

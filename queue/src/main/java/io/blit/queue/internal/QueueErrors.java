@@ -68,6 +68,16 @@ public final class QueueErrors {
                 + " other bits set (only the empty word, 0, has none)", word));
     }
 
+    public static QueueCorruptedException endsBeforeNextFile(Path file, long position, long index, long nextFirst) {
+        return new QueueCorruptedException(file, position, "the file's records end here at index " + index
+                + " (a padding word or the file's end), but the next file starts at index " + nextFirst);
+    }
+
+    public static QueueCorruptedException paddingAtFirstRecord(Path file, long position) {
+        return new QueueCorruptedException(file, position, "a padding word as the file's first record: the queue would"
+                + " continue in the file of this file's own first index");
+    }
+
     public static QueueCorruptedException badChecksum(Path file, int headerLength, int computed, int stored) {
         return new QueueCorruptedException(file, headerLength, String.format(
                 "header checksum mismatch: CRC32C of bytes [0, %d) is %08x, stored %08x", headerLength, computed, stored));
