@@ -27,6 +27,8 @@ final class DescriptorCodec {
     private static final int CHECKSUM_BYTES = 4;
     private static final int MIN_SIZE = NAMES_OFFSET + 3 * Short.BYTES + 1 + (2 * Short.BYTES + 2) + 1 + Integer.BYTES + CHECKSUM_BYTES;
     private static final int MAX_FIELD_BYTES = 2 * (Short.BYTES + MAX_STRING_BYTES) + 1 + Integer.BYTES;
+    /** A field's fewest bytes: two one-byte names with their lengths, the type and the offset. */
+    private static final int MIN_FIELD_BYTES = 2 * (Short.BYTES + 1) + 1 + Integer.BYTES;
     private static final int MAX_SIZE = NAMES_OFFSET + 3 * (Short.BYTES + MAX_STRING_BYTES) + MAX_FIELDS * MAX_FIELD_BYTES + CHECKSUM_BYTES;
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -146,7 +148,8 @@ final class DescriptorCodec {
         String className = in.string("class name", 1);
         String vmName = in.string("JVM name", 0);
         String vmVersion = in.string("JVM version", 0);
-        List<FieldDescriptor> fields = new ArrayList<>(count);
+        // sized by the bytes left, not by the count read: a hostile count must not allocate
+        List<FieldDescriptor> fields = new ArrayList<>((int) Math.min(count, (checksumAt - in.at) / MIN_FIELD_BYTES));
         for (int i = 0; i < count; i++) {
             long fieldAt = in.at;
             String name = in.string("name of field " + i, 1);

@@ -45,7 +45,9 @@ import java.util.Objects;
  * that each read lies inside the segment, magic, version, count, size, checksum, then every value,
  * that the fields end exactly at the checksum, and last this record's invariants (which recompute
  * the fingerprint). Any failure is a {@link CorruptDescriptorException} naming the byte offset; a
- * format version other than 1 is rejected, not guessed at.
+ * format version other than 1 is rejected, not guessed at. The bytes may be hostile (a file from
+ * elsewhere): decoding allocates in proportion to the bytes it has checked are there, never to a count or
+ * length it read (a size of 2^31 - 1 or a count of 65535 in a short input allocates nothing for them).
  *
  * @param className   the binary name of the class, as {@link Class#getName()}
  * @param start       offset of the first field byte, from the start of the object

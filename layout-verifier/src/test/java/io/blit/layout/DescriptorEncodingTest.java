@@ -243,6 +243,26 @@ class DescriptorEncodingTest {
         assertEquals(most, decodeOrNull(encode(most), "65535 fields"));
     }
 
+    @Test
+    void aFieldCountLargerThanTheBytesCanHoldAllocatesNothingForIt() {
+        byte[] bytes = encode(LayoutDescriptorTest.handBuilt());
+        MemorySegment.ofArray(bytes).set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 6, (short) -1);
+        reseal(bytes, bytes.length); // 65535 fields announced in a few dozen bytes
+        byte[] few = bytes.clone(); // the same failure with a count the bytes can hold: loads and links its path once
+        MemorySegment.ofArray(few).set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 6, (short) 5);
+        reseal(few, few.length);
+        assertRejected(few, few.length - 4, "truncated");
+        long before = allocated();
+        assertRejected(bytes, bytes.length - 4, "truncated"); // the fields run into the checksum
+        long allocated = allocated() - before;
+        assertTrue(allocated < 64 << 10, "allocated " + allocated + " bytes for a " + bytes.length + "-byte descriptor");
+    }
+
+    private static long allocated() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getCurrentThreadAllocatedBytes();
+    }
+
     private static void assertRejected(byte[] bytes, long offset, String problem) {
         CorruptDescriptorException e = assertThrows(CorruptDescriptorException.class, () -> LayoutDescriptor.decode(MemorySegment.ofArray(bytes), 0));
         assertEquals(offset, e.offset(), e.getMessage());

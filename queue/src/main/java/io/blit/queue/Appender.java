@@ -151,7 +151,8 @@ public final class Appender<T> implements AutoCloseable {
      *
      * @return the message's index
      * @throws IllegalArgumentException if the queue has a message class and the payload's size is not its
-     *                                  block length, or the payload does not fit in a segment file
+     *                                  block length, or the payload does not fit in a segment file or is longer than
+     *                                  2^31 - 1 bytes (nothing is claimed then)
      * @throws QueueCorruptedException  as {@link #append(Object)}
      */
     public long append(MemorySegment payload) {
@@ -170,7 +171,7 @@ public final class Appender<T> implements AutoCloseable {
             throw QueueErrors.wrongPayloadLength(size, fixed);
         }
         if (size > files.maxPayload()) {
-            throw QueueErrors.messageTooLarge(size, files.segmentSize());
+            throw QueueErrors.messageTooLarge(size, files.segmentSize(), files.maxPayload());
         }
         long word = RecordHeader.claimed(pid, (int) size);
         long index = claim(word);

@@ -72,7 +72,8 @@ public final class BlitQueue<T> implements AutoCloseable {
     /**
      * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
      *
-     * @param segmentSize     bytes of each new segment file. Every roll to a new file costs an unmapping in each appender
+     * @param segmentSize     bytes of each new segment file, a multiple of 4096 from 12 KiB to 4 GiB (checkpoints hold
+     *                        u32 record positions). Every roll to a new file costs an unmapping in each appender
      *                        and tailer thread and a {@code force} of the new file's header, which stalls for 0.1-0.2 s
      *                        while the kernel writes back other dirty data; for the highest sustained rate use 256 MiB
      *                        or more (with a tailer on a 2-vCPU machine: 11.9 M MarketData/s against 8.2 for the
@@ -98,14 +99,15 @@ public final class BlitQueue<T> implements AutoCloseable {
     public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
                           RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles) {
         /**
-         * @throws IllegalArgumentException if the segment size is below {@link SegmentHeader#MIN_SEGMENT_SIZE}
-         *                                  (12288) or not a multiple of 4096, or the grace is negative
+         * @throws IllegalArgumentException if the segment size is not a multiple of 4096 from
+         *                                  {@link SegmentHeader#MIN_SEGMENT_SIZE} (12 KiB) to
+         *                                  {@link SegmentHeader#MAX_SEGMENT_SIZE} (4 GiB), or the grace is negative
          * @throws NullPointerException     if the grace or the policy is null
          */
         public Options {
             Objects.requireNonNull(abandonGrace, "abandonGrace");
             Objects.requireNonNull(layoutPolicy, "layoutPolicy");
-            if (segmentSize < SegmentHeader.MIN_SEGMENT_SIZE || segmentSize % 4096 != 0) {
+            if (!SegmentHeader.isValidSegmentSize(segmentSize)) {
                 throw QueueErrors.badSegmentSize(segmentSize);
             }
             if (abandonGrace.isNegative()) {

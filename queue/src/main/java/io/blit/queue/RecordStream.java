@@ -68,8 +68,8 @@ public final class RecordStream implements AutoCloseable {
      *
      * @return {@link #NONE}, {@link #FILE} or {@link #RECORD}
      * @throws MessagesDeletedException if the next file was deleted by retention before the stream reached it
-     * @throws QueueCorruptedException  if a record header points past the end of its file, or the file was
-     *                                  truncated under the mapping
+     * @throws QueueCorruptedException  if a record header points past the end of its file or has state bits 00 but is
+     *                                  not 0, or the file was truncated under the mapping
      * @throws IllegalStateException    if closed
      */
     public int poll() {
@@ -155,6 +155,9 @@ public final class RecordStream implements AutoCloseable {
                 }
                 pendingSkip = length;
                 return RECORD;
+            }
+            if (state == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, w);
             }
             if (!walker.abandonIfDead(cursor, w)) {
                 return NONE;

@@ -73,6 +73,9 @@ final class RecordWalker {
                 walk.attach(files.mapForReading(first, target == Long.MAX_VALUE ? first : target));
                 nextFile = walkTo(walk, target);
             }
+            if (nextFile && walk.index() == first) { // a padding word first: the file would continue in itself
+                throw QueueErrors.paddingAtFirstRecord(SegmentFiles.path(files.path(), first), walk.position());
+            }
             if (!nextFile || !Files.exists(SegmentFiles.path(files.path(), walk.index()))) {
                 return walk;
             }
@@ -102,6 +105,9 @@ final class RecordWalker {
             if (RecordHeader.isPadding(word)) {
                 return true;
             }
+            if (RecordHeader.state(word) == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, word);
+            }
             walk.skip(file.checkedLength(word, position));
         }
         return false;
@@ -123,7 +129,8 @@ final class RecordWalker {
      *
      * @return its payload length, or -1 if there is none yet
      * @throws MessagesDeletedException if the next file was deleted (by retention)
-     * @throws QueueCorruptedException  if a record header points past the end of its file
+     * @throws QueueCorruptedException  if a record header points past the end of its file, or has state bits 00 but is
+     *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is)
      */
     int advance(RecordCursor cursor) {
         ensureMapped(cursor);
@@ -148,6 +155,8 @@ final class RecordWalker {
                 return file.checkedLength(word, position);
             } else if (state == RecordHeader.STATE_ABANDONED) {
                 cursor.skip(file.checkedLength(word, position));
+            } else if (state == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, word);
             } else if (!abandonIfDead(cursor, word)) {
                 return -1;
             }
@@ -160,9 +169,16 @@ final class RecordWalker {
      * @throws MessagesDeletedException if that file was deleted (a later one exists); checked the first time
      *                                  the file is found absent, then at most once a millisecond (each check
      *                                  lists the directory), and on every call once it was found deleted
+     * @throws QueueCorruptedException  if the cursor is at its file's first record (a padding word there: the file
+     *                                  would continue in itself), or that file is absent while a later one and the
+     *                                  cursor's file exist (the cursor's file ends at another index than its
+     *                                  successor starts at)
      */
     boolean roll(RecordCursor cursor) {
         long index = cursor.index();
+        if (index == cursor.firstIndex()) {
+            throw QueueErrors.paddingAtFirstRecord(cursor.file().info().file(), cursor.position());
+        }
         if (nextFileIndex != index) {
             nextFile = SegmentFiles.path(files.path(), index);
             nextFileIndex = index;
@@ -170,7 +186,7 @@ final class RecordWalker {
         if (!Files.exists(nextFile)) {
             long now = System.nanoTime();
             if (missingFile != index || now - missingCheckedAt >= 1_000_000L) {
-                Retention.failIfDeleted(files.path(), index);
+                failIfDeleted(cursor, index);
                 missingFile = index; // not created yet: look again in a millisecond at the earliest
                 missingCheckedAt = now;
             }
@@ -178,6 +194,26 @@ final class RecordWalker {
         }
         cursor.enter(files.mapForReading(index, index)); // mapped before the current file is unmapped
         return true;
+    }
+
+    /**
+     * {@link Retention#failIfDeleted}, except that while the cursor's own file still exists, a missing next file was
+     * not deleted (retention deletes the oldest files first): the cursor's file then ends (with a padding word, or its
+     * end) at another index than the next file starts at, and is corrupt.
+     */
+    private void failIfDeleted(RecordCursor cursor, long index) {
+        try {
+            Retention.failIfDeleted(files.path(), index);
+        } catch (MessagesDeletedException deleted) {
+            Path current = cursor.file().info().file();
+            if (Files.exists(current)) {
+                QueueCorruptedException corrupt = QueueErrors.endsBeforeNextFile(current, cursor.position(), index,
+                        deleted.firstAvailable());
+                corrupt.initCause(deleted);
+                throw corrupt;
+            }
+            throw deleted;
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import io.blit.queue.internal.BlankSegmentPreparer;
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.SegmentFiles;
@@ -35,6 +36,12 @@ import java.util.Objects;
  * then on {@link BlitQueue#appender()} throws in every process. Events out of order (a gap, a duplicate, a record
  * that does not fit, a file whose header differs from the copy already held) throw {@link IllegalStateException}
  * and write nothing.
+ *
+ * <p><b>Hostile input.</b> Every byte of an event (a header, a word, a run) may come from the network: each is checked
+ * before it is used, and an event that fails a check is refused with the exception its method documents before
+ * anything is written or created, after a bounded amount of work (no length or count in an event makes a check loop
+ * longer than the event's own bytes, nor allocates). After a refusal the replica is as it was, and takes the valid
+ * event that should have come.
  *
  * <p>Not thread-safe: it belongs to the thread that opened it (its mapping is confined to that thread).
  */
@@ -113,8 +120,14 @@ public final class ReplicaWriter implements AutoCloseable {
                 break;
             }
             if (RecordHeader.isPadding(word)) {
+                if (position == SegmentHeader.RECORDS_START) {
+                    throw QueueErrors.paddingAtFirstRecord(file.info().file(), position);
+                }
                 padded = true;
                 break;
+            }
+            if (RecordHeader.state(word) == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, word);
             }
             position += RecordHeader.recordLength(file.checkedLength(word, position));
             ordinal++;
@@ -160,18 +173,21 @@ public final class ReplicaWriter implements AutoCloseable {
      * Takes a {@link RecordStream#FILE} event: creates the file of {@code header} (the source's file header, as
      * {@link RecordStream#fileHeader()} gives it) unless the replica holds it already, and moves there.
      *
+     * @param header the source's file header: exactly its stated header length plus the 4 CRC bytes
      * @throws IllegalStateException   if the file does not start at {@link #nextIndex()}, the current file is not
      *                                 finished (no padding word and room for a record), or the replica's file of
      *                                 that index has another header (another queue)
-     * @throws QueueCorruptedException if the header is invalid
+     * @throws QueueCorruptedException if the header is invalid ({@link SegmentHeader#decodeCopy}): not exactly its
+     *                                 header length plus 4 CRC bytes, a wrong CRC, a segment size that is not a
+     *                                 multiple of 4096 from 12 KiB to 4 GiB, a negative first index, ...; checked
+     *                                 before anything is created
      * @throws java.io.UncheckedIOException if the file cannot be created (e.g. the file system is full: every page of
      *                                 a replica's file is allocated when it is created; nothing is written then)
      */
     public void startFile(byte[] header) {
-        long first = SegmentHeader.firstIndexOf(header);
-        long segmentSize = SegmentHeader.segmentSizeOf(header);
-        SegmentHeader.decode(SegmentFiles.path(dir, first), Arrays.copyOf(header, SegmentHeader.HEADER_AREA),
-                segmentSize, first);
+        SegmentHeader.Info stated = SegmentHeader.decodeCopy(dir, header); // every byte checked, nothing created yet
+        long first = stated.firstIndex();
+        long segmentSize = stated.segmentSize();
         if (file != null && file.firstIndex() == first) {
             requireSameHeader(first, newestFileHeader(), header);
             return;
@@ -232,13 +248,15 @@ public final class ReplicaWriter implements AutoCloseable {
      * {@code word} there with release semantics (a tailer of the replica that sees the word sees the payload), and
      * the record's checkpoint if its ordinal has a slot. A padding word is stored alone.
      *
-     * @param word    the record's header word as stored on the source (COMMITTED, ABANDONED, or padding; the same
-     *                padding word again is ignored)
+     * @param word    the record's header word as stored on the source (COMMITTED or ABANDONED with a payload of at most
+     *                2^31 - 1 bytes, or the COMMITTED padding word of length 0; a padding word after the file's padding
+     *                is ignored)
      * @param payload the record's payload bytes (empty for padding)
      * @return the record's index (for padding: the index the next file starts at)
      * @throws IllegalStateException    if no file is open or the current one ended; if the record does not fit in
      *                                  the file or its header word is not empty (this replica diverged)
-     * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's
+     * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's,
+     *                                  or it is a padding word at a file's first record
      * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
      *                                  the file was truncated or failed): the record's word is not stored
      */
@@ -247,28 +265,35 @@ public final class ReplicaWriter implements AutoCloseable {
     }
 
     /**
-     * As {@link #write(long, MemorySegment)}, with the payload the {@code length} bytes of {@code source} from
+     * As {@link #write(long, MemorySegment)}, with the payload the {@code size} bytes of {@code source} from
      * {@code offset} (no slice to allocate per record).
+     *
+     * @throws IllegalArgumentException also if those bytes are not all in {@code source}
      */
     public long write(long word, MemorySegment source, long offset, long size) {
-        if (padded && RecordHeader.isPadding(word)) {
+        boolean padding = RecordHeader.isPadding(word);
+        if (padded && padding) {
             return nextIndex; // the same padding word again (a stream restarted at the file's end)
         }
         if (file == null || padded) {
             throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
         }
-        long state = RecordHeader.state(word);
-        if (state != RecordHeader.STATE_COMMITTED && state != RecordHeader.STATE_ABANDONED) {
-            throw new IllegalArgumentException("not a committed, abandoned or padding record word: "
+        if (!isFinalWord(word)) {
+            throw new IllegalArgumentException("not a committed or abandoned record word of at most "
+                    + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
                     + RecordHeader.describe(word));
         }
-        long length = RecordHeader.length(word);
-        long recordLength = RecordHeader.isPadding(word) ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
-        if (size != (RecordHeader.isPadding(word) ? 0 : length)) {
+        long length = padding ? 0 : RecordHeader.unsignedLength(word);
+        if (size != length) {
             throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
                     + size + " payload bytes");
         }
-        if (position + recordLength > file.size()) {
+        if (offset < 0 || offset > source.byteSize() - size) {
+            throw new IllegalArgumentException("payload bytes [" + offset + ", " + offset + " + " + size
+                    + ") outside the " + source.byteSize() + " bytes given");
+        }
+        long recordLength = padding ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
+        if (recordLength > file.size() - position) {
             throw new IllegalStateException("replica " + dir + ": record " + nextIndex + " of " + recordLength
                     + " bytes does not fit at " + position + " in file " + file.firstIndex() + " of " + file.size());
         }
@@ -278,7 +303,11 @@ public final class ReplicaWriter implements AutoCloseable {
             throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
                     + " is written already (" + RecordHeader.describe(held) + ")");
         }
-        if (RecordHeader.isPadding(word)) {
+        if (padding) {
+            if (position == SegmentHeader.RECORDS_START) {
+                throw new IllegalArgumentException("a padding word as the first record of file " + file.firstIndex()
+                        + ": the queue would continue in the same file");
+            }
             RecordHeader.storeRelease(segment, position, word);
             padded = true;
             return nextIndex;
@@ -316,9 +345,10 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws IllegalStateException    if no file is open or the current one ended; if the run does not start at
      *                                  {@link #nextIndex()} and this replica's position, does not fit in the file, or
      *                                  its first header word is not empty here (this replica diverged)
-     * @throws IllegalArgumentException if a header word in the run is not a final record word, the records do not
-     *                                  fill it exactly, their number is not {@code count}, or a run of two or more
-     *                                  records is longer than {@link #MAX_RUN_BYTES}
+     * @throws IllegalArgumentException if the run's bytes are not all in {@code source}, a header word in the run is
+     *                                  not a committed or abandoned record word of at most 2^31 - 1 payload bytes,
+     *                                  the records do not fill it exactly, their number is not {@code count}, or a
+     *                                  run of two or more records is longer than {@link #MAX_RUN_BYTES}
      * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
      *                                  the file was truncated or failed): the run's first word is not stored
      */
@@ -333,7 +363,11 @@ public final class ReplicaWriter implements AutoCloseable {
         if (count < 1 || length < RecordHeader.LENGTH || (count > 1 && length > MAX_RUN_BYTES)) {
             throw new IllegalArgumentException("a run of " + count + " records in " + length + " bytes");
         }
-        if (position + length > file.size()) {
+        if (offset < 0 || offset > source.byteSize() - length) {
+            throw new IllegalArgumentException("run bytes [" + offset + ", " + offset + " + " + length
+                    + ") outside the " + source.byteSize() + " bytes given");
+        }
+        if (length > file.size() - position) {
             throw new IllegalStateException("replica " + dir + ": a run of " + length + " bytes does not fit at "
                     + position + " in file " + file.firstIndex() + " of " + file.size());
         }
@@ -349,9 +383,11 @@ public final class ReplicaWriter implements AutoCloseable {
                     length - RecordHeader.LENGTH);
             MappedFaults.surfacePending(); // a faulted copy (no space for a page) must not get its word
             RecordHeader.storeRelease(segment, position, first);
-            for (long at = 0; at < length; ordinal++) {
+            long at = 0;
+            // the words checked above, as copied (were the source changed meanwhile: wrong slots, but no endless walk)
+            for (int i = 0; i < count && at < length; i++, ordinal++) {
                 Checkpoints.record(segment, ordinal, position + at);
-                at += RecordHeader.recordLength(RecordHeader.length(source.get(WORD_IN_COPY, offset + at)));
+                at += RecordHeader.recordLength(RecordHeader.unsignedLength(segment.get(WORD_IN_COPY, position + at)));
             }
             MappedFaults.surfacePending();
         } catch (InternalError fault) {
@@ -362,32 +398,49 @@ public final class ReplicaWriter implements AutoCloseable {
         return nextIndex;
     }
 
-    /** Checks the header words of a run (see {@link #writeRun}); returns its first. */
+    /**
+     * Checks the header words of a run (see {@link #writeRun}), whose {@code length} bytes from {@code offset} are in
+     * {@code source}; returns its first. Reads at most {@code count + 1} words: every length is checked (read unsigned,
+     * so that no word makes a record of 0 bytes or fewer) before it moves the walk.
+     */
     private static long checkedRun(MemorySegment source, long offset, long length, int count) {
         long at = 0;
         int records = 0;
         while (at < length) {
-            if (at + RecordHeader.LENGTH > length) {
+            if (length - at < RecordHeader.LENGTH) {
                 throw new IllegalArgumentException("a run's last record ends " + (length - at) + " bytes into a header");
             }
             long word = source.get(WORD_IN_COPY, offset + at);
-            long state = RecordHeader.state(word);
-            if (RecordHeader.isPadding(word)
-                    || (state != RecordHeader.STATE_COMMITTED && state != RecordHeader.STATE_ABANDONED)) {
-                throw new IllegalArgumentException("not a committed or abandoned record word in a run: "
-                        + RecordHeader.describe(word));
+            if (RecordHeader.isPadding(word) || !isFinalWord(word)) {
+                throw new IllegalArgumentException("not a committed or abandoned record word of at most "
+                        + RecordHeader.MAX_PAYLOAD + " bytes in a run: " + RecordHeader.describe(word));
             }
-            long recordLength = RecordHeader.recordLength(RecordHeader.length(word));
-            if (at + recordLength > length) {
+            long recordLength = RecordHeader.recordLength(RecordHeader.unsignedLength(word));
+            if (recordLength > length - at) {
                 throw new IllegalArgumentException("record " + RecordHeader.describe(word) + " ends past its run");
             }
             at += recordLength;
-            records++;
+            if (++records > count) {
+                throw new IllegalArgumentException("a run announced as " + count + " records holds more");
+            }
         }
         if (records != count) {
             throw new IllegalArgumentException("a run of " + records + " records announced as " + count);
         }
         return source.get(WORD_IN_COPY, offset);
+    }
+
+    /**
+     * Whether {@code word} is what a record's header word is once final: COMMITTED or ABANDONED with a payload of at
+     * most {@link RecordHeader#MAX_PAYLOAD} bytes, or the COMMITTED padding word of length 0.
+     */
+    private static boolean isFinalWord(long word) {
+        long state = RecordHeader.state(word);
+        if (RecordHeader.isPadding(word)) {
+            return state == RecordHeader.STATE_COMMITTED && RecordHeader.unsignedLength(word) == 0;
+        }
+        return (state == RecordHeader.STATE_COMMITTED || state == RecordHeader.STATE_ABANDONED)
+                && RecordHeader.unsignedLength(word) <= RecordHeader.MAX_PAYLOAD;
     }
 
     /** Whether {@code word} is the padding word that ends a file (format: docs/queue-design.md, "Records"). */

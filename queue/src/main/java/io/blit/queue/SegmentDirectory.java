@@ -81,7 +81,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
             check(info);
         }
         if (descriptor != null && maxPayload() < descriptor.length()) {
-            throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize);
+            throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize, maxPayload());
         }
         this.preparer = new SegmentPreparer(dir, segmentSize, descriptor, privateFiles);
         this.prepareNextFile = options.prepareNextFile();
@@ -125,8 +125,9 @@ final class SegmentDirectory<T> implements AutoCloseable {
         return descriptor == null ? -1 : descriptor.length();
     }
 
+    /** The longest payload a record of this queue holds: what a file's records area takes, at most 2^31 - 1 bytes. */
     long maxPayload() {
-        return segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH;
+        return Math.min(segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH, RecordHeader.MAX_PAYLOAD);
     }
 
     /** The first indices of the files, ascending. */

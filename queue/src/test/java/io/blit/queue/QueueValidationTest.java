@@ -2,15 +2,26 @@ package io.blit.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class QueueValidationTest {
@@ -160,6 +171,125 @@ class QueueValidationTest {
     void segmentSizesThatAreNotPageMultiplesOrTooSmallAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(8192));
         assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(65_537));
+    }
+
+    @Test
+    void segmentSizesAbove4GiBAreRefusedNamingTheRange() {
+        assertEquals(1L << 32, BlitQueue.Options.defaults().segmentSize(1L << 32).segmentSize());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BlitQueue.Options.defaults().segmentSize((1L << 32) + 4096));
+        assertTrue(e.getMessage().contains("12288") && e.getMessage().contains("4294967296"), e.getMessage());
+    }
+
+    @Test
+    void aRawPayloadOf2GiBOrMoreIsRefusedBeforeItIsClaimed(@TempDir Path scratch) throws IOException {
+        long huge = 1L << 31; // a length readers refuse (the word's length field read as an int is negative)
+        Path sparse = scratch.resolve("payload");
+        try (RandomAccessFile raf = new RandomAccessFile(sparse.toFile(), "rw")) {
+            raf.setLength(huge);
+        }
+        BlitQueue.Options fourGiB = BlitQueue.Options.defaults().segmentSize(1L << 32).prepareNextFile(false);
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, fourGiB);
+             Arena arena = Arena.ofConfined();
+             FileChannel channel = FileChannel.open(sparse, StandardOpenOption.READ)) {
+            MemorySegment payload = channel.map(FileChannel.MapMode.READ_ONLY, 0, huge, arena);
+            Appender<Void> appender = queue.appender();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> appender.append(payload));
+            assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
+            assertEquals(-1, queue.tailer().readNextBytes(MemorySegment.ofArray(new byte[8])), "nothing claimed");
+            assertEquals(0, appender.append(MemorySegment.ofArray(new byte[8])));
+        }
+    }
+
+    @Test
+    void aRecordWordWithNoStateButOtherBitsIsCorruptAndLeftAsItIs() throws IOException {
+        Path file = createMarketDataQueue();
+        long dead = deadPid();
+        long word = (dead & RecordHeader.PID_MASK) << RecordHeader.PID_SHIFT | 152; // state 00 is only ever the 0 word
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(SegmentHeader.RECORDS_START);
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(word).array());
+        }
+        BlitQueue.Options noGrace = QueueRoundTripTest.SMALL.abandonGrace(Duration.ZERO);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, noGrace);
+             Tailer<MarketData> tailer = queue.tailer()) {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                QueueCorruptedException e = assertThrows(QueueCorruptedException.class,
+                        () -> tailer.readNext(new MarketData()));
+                assertEquals(SegmentHeader.RECORDS_START, e.offset());
+            }
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+            byte[] stored = new byte[8];
+            raf.seek(SegmentHeader.RECORDS_START);
+            raf.readFully(stored);
+            assertEquals(word, ByteBuffer.wrap(stored).order(ByteOrder.nativeOrder()).getLong(), "a reader wrote nothing");
+        }
+    }
+
+    @Test
+    void aPaddingWordAsAFilesFirstRecordIsCorruptNotAnEndlessRoll() throws IOException {
+        Path file = createMarketDataQueue();
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(SegmentHeader.RECORDS_START); // the file would continue in the file of its own first index
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(RecordHeader.padding(1)).array());
+        }
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
+                List<Executable> reads = List.of(
+                        () -> queue.tailer().readNext(new MarketData()),
+                        () -> queue.tailerFrom(1),
+                        queue::tailerFromEnd,
+                        () -> {
+                            try (RecordStream stream = queue.recordStream(0)) {
+                                while (stream.poll() != RecordStream.NONE) {
+                                    // FILE, then the padding word, then the roll
+                                }
+                            }
+                        });
+                for (Executable read : reads) {
+                    QueueCorruptedException e = assertThrows(QueueCorruptedException.class, read);
+                    assertEquals(SegmentHeader.RECORDS_START, e.offset(), e.getMessage());
+                }
+            }
+        });
+    }
+
+    @Test
+    void aFileThatEndsAtAnotherIndexThanItsSuccessorStartsAtIsCorruptNotDeleted() throws IOException {
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, QueueRoundTripTest.SMALL)) {
+            Appender<MarketData> appender = queue.appender();
+            for (int n = 0; n < 1_000; n++) {
+                appender.append(new MarketData().fillFor(n, n));
+            }
+        }
+        long record = RecordHeader.recordLength(new MarketData().byteSize());
+        long tenth = SegmentHeader.RECORDS_START + 10 * record;
+        try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "rw")) {
+            raf.seek(tenth); // a padding word: the next file would start at index 10
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(RecordHeader.padding(1)).array());
+        }
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class);
+             Tailer<MarketData> tailer = queue.tailer()) {
+            MarketData in = new MarketData();
+            for (int n = 0; n < 10; n++) {
+                assertTrue(tailer.readNext(in));
+            }
+            QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> tailer.readNext(in));
+            assertEquals(SegmentFiles.path(dir, 0), e.file());
+            assertEquals(tenth, e.offset());
+        }
+    }
+
+    private static long deadPid() throws IOException {
+        Process gone = new ProcessBuilder("true").start();
+        try {
+            gone.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+        return gone.pid();
     }
 
     private static void flipByte(Path file, long offset) throws IOException {

@@ -18,7 +18,9 @@ import java.lang.invoke.VarHandle;
  * {@code k * 4096}, right after its claim; 0 means "not written (yet)": its claimer has not got there
  * or died, and a reader falls back to an earlier slot (slot 0 is implicit: {@link SegmentHeader#RECORDS_START}).
  * Ordinals beyond the 1024th slot (more than 4 Mi records in one file) have no checkpoint. Slots are
- * native-order u32 (atomic access needs it), like the record header words. Stateless; thread-safe.
+ * native-order u32 (atomic access needs it), like the record header words, read unsigned: they address every record
+ * of a file of at most {@link SegmentHeader#MAX_SEGMENT_SIZE} (4 GiB), the largest a valid header states. A slot read
+ * from a file is checked before use ({@link #position}). Stateless; thread-safe.
  */
 public final class Checkpoints {
     public static final long AREA_OFFSET = SegmentHeader.HEADER_AREA;
@@ -31,9 +33,14 @@ public final class Checkpoints {
     private Checkpoints() {
     }
 
-    /** Records that ordinal {@code ordinal}'s record starts at {@code position}, if the ordinal has a slot. */
+    /**
+     * Records that ordinal {@code ordinal}'s record starts at {@code position}, if the ordinal has a slot and the
+     * position fits in one (below 2^32, as in every file of a valid size); else writes nothing (readers fall back to an
+     * earlier slot), never a truncated position.
+     */
     public static void record(MemorySegment file, long ordinal, long position) {
-        if ((ordinal & (INTERVAL - 1)) == 0 && ordinal != 0 && (ordinal >>> INTERVAL_SHIFT) < SLOTS) {
+        if ((ordinal & (INTERVAL - 1)) == 0 && ordinal != 0 && (ordinal >>> INTERVAL_SHIFT) < SLOTS
+                && (position >>> Integer.SIZE) == 0) {
             SLOT.setRelease(file, AREA_OFFSET + (ordinal >>> INTERVAL_SHIFT) * Integer.BYTES, (int) position);
         }
     }

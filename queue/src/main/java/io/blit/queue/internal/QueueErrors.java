@@ -14,6 +14,10 @@ import java.nio.file.Path;
  * index or size involved in the same words everywhere. Stateless.
  */
 public final class QueueErrors {
+    /** What a segment size must be, for messages: "must be ...". */
+    private static final String SEGMENT_SIZE_RANGE = "must be a multiple of 4096 from " + SegmentHeader.MIN_SEGMENT_SIZE
+            + " (12 KiB) to " + SegmentHeader.MAX_SEGMENT_SIZE + " (4 GiB: checkpoints hold u32 record positions)";
+
     private QueueErrors() {
     }
 
@@ -36,6 +40,42 @@ public final class QueueErrors {
     public static QueueCorruptedException badHeaderLength(Path file, int headerLength) {
         return new QueueCorruptedException(file, SegmentHeader.HEADER_LENGTH_OFFSET, "header length " + headerLength
                 + " outside [" + SegmentHeader.DESCRIPTOR_OFFSET + ", " + (SegmentHeader.HEADER_AREA - 4) + "]");
+    }
+
+    public static QueueCorruptedException headerCut(Path file, long available, long needed) {
+        return new QueueCorruptedException(file, available, "the header's bytes end after " + available
+                + " bytes; its fields and CRC need " + needed);
+    }
+
+    public static QueueCorruptedException badHeaderCopy(Path file, int length, int headerLength) {
+        return new QueueCorruptedException(file, 0, "a header copy of " + length + " bytes: "
+                + (headerLength < 0 ? "a header and its CRC take " + (SegmentHeader.DESCRIPTOR_OFFSET + 4) + " to "
+                + SegmentHeader.HEADER_AREA : "its header length " + headerLength + " plus 4 CRC bytes") + " bytes");
+    }
+
+    public static QueueCorruptedException badSegmentSize(Path file, long segmentSize) {
+        return new QueueCorruptedException(file, SegmentHeader.SEGMENT_SIZE_OFFSET, "segment size " + segmentSize
+                + " " + SEGMENT_SIZE_RANGE);
+    }
+
+    public static QueueCorruptedException badFirstIndex(Path file, long firstIndex) {
+        return new QueueCorruptedException(file, SegmentHeader.FIRST_INDEX_OFFSET, "first index " + firstIndex
+                + " outside [0, " + SegmentHeader.MAX_FIRST_INDEX + "]");
+    }
+
+    public static QueueCorruptedException badRecordWord(Path file, long position, long word) {
+        return new QueueCorruptedException(file, position, String.format("record header word %016x has no state but"
+                + " other bits set (only the empty word, 0, has none)", word));
+    }
+
+    public static QueueCorruptedException endsBeforeNextFile(Path file, long position, long index, long nextFirst) {
+        return new QueueCorruptedException(file, position, "the file's records end here at index " + index
+                + " (a padding word or the file's end), but the next file starts at index " + nextFirst);
+    }
+
+    public static QueueCorruptedException paddingAtFirstRecord(Path file, long position) {
+        return new QueueCorruptedException(file, position, "a padding word as the file's first record: the queue would"
+                + " continue in the file of this file's own first index");
     }
 
     public static QueueCorruptedException badChecksum(Path file, int headerLength, int computed, int stored) {
@@ -132,17 +172,16 @@ public final class QueueErrors {
     }
 
     public static IllegalArgumentException badSegmentSize(long segmentSize) {
-        return new IllegalArgumentException("segment size " + segmentSize + " must be a multiple of 4096 and at least "
-                + SegmentHeader.MIN_SEGMENT_SIZE);
+        return new IllegalArgumentException("segment size " + segmentSize + " " + SEGMENT_SIZE_RANGE);
     }
 
     public static IllegalArgumentException negativeGrace(Object grace) {
         return new IllegalArgumentException("abandon grace " + grace + " is negative");
     }
 
-    public static IllegalArgumentException messageTooLarge(long length, long segmentSize) {
-        return new IllegalArgumentException("a " + length + "-byte message does not fit in a "
-                + segmentSize + "-byte segment file");
+    public static IllegalArgumentException messageTooLarge(long length, long segmentSize, long maxPayload) {
+        return new IllegalArgumentException("a " + length + "-byte message does not fit in a record of a "
+                + segmentSize + "-byte segment file (at most " + maxPayload + " payload bytes)");
     }
 
     public static IllegalArgumentException descriptorTooLarge(String className, int length) {

@@ -17,6 +17,9 @@ import java.lang.invoke.VarHandle;
  * next record at: position + align8(8 + length)
  * </pre>
  *
+ * <p>A payload is at most {@link #MAX_PAYLOAD} (2^31 - 1) bytes: {@link #length} is an {@code int}, and readers refuse a
+ * word whose length field reads negative as corrupt. Only the empty word has state 00.
+ *
  * <p>The word is in native byte order (compare-and-set on a segment needs it) and must be 8-byte
  * aligned in absolute address: segment files are mapped from offset 0 (page-aligned) and every record
  * position is a multiple of 8, so this holds. Memory ordering: {@link #compareAndExchange} claims
@@ -37,6 +40,8 @@ public final class RecordHeader {
     public static final int PID_SHIFT = 32;
     public static final long PID_MASK = (1L << 29) - 1;
     public static final long LENGTH_MASK = 0xFFFF_FFFFL;
+    /** The longest payload a record holds, {@code Integer.MAX_VALUE} bytes (see the class comment). */
+    public static final long MAX_PAYLOAD = Integer.MAX_VALUE;
 
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
@@ -75,8 +80,14 @@ public final class RecordHeader {
         return (word >>> PID_SHIFT) & PID_MASK;
     }
 
+    /** The payload length field as an {@code int}: negative if it exceeds {@link #MAX_PAYLOAD} (a corrupt word). */
     public static int length(long word) {
         return (int) (word & LENGTH_MASK);
+    }
+
+    /** The payload length field read unsigned, 0 to 2^32 - 1: for checks of words that may be corrupt. */
+    public static long unsignedLength(long word) {
+        return word & LENGTH_MASK;
     }
 
     /** Bytes a record of {@code payloadLength} occupies: header plus payload, rounded up to 8. */

@@ -60,7 +60,8 @@ public final class RecordProtocol {
      * @return true if claimed: the cursor holds the claim at the claimed record, whose checkpoint (if its ordinal
      *         has a slot) is written; false if the file is full (a padding word is there, this call wrote it, or no
      *         header fits): the caller moves to the next file, whose first index is {@code cursor.index()}
-     * @throws io.blit.queue.QueueCorruptedException if a header word won by another claimer points past the file's end
+     * @throws io.blit.queue.QueueCorruptedException if a header word won by another claimer points past the file's end,
+     *                                               or has state bits 00 but is not 0 (a corrupt word)
      */
     public static boolean claim(RecordCursor cursor, long claimWord, long paddingWord) {
         MappedSegment file = cursor.file();
@@ -83,6 +84,9 @@ public final class RecordProtocol {
             }
             if (RecordHeader.isPadding(witness)) {
                 return false;
+            }
+            if (RecordHeader.state(witness) == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, witness);
             }
             cursor.skip(file.checkedLength(witness, position));
         }

@@ -31,6 +31,13 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * All header integers are little-endian. Stateless; thread-safe.
+ *
+ * <p><b>Validation.</b> Header bytes come from files and, for a replica, from the network: {@link #decode} and
+ * {@link #decodeCopy} check every field before it is used (bounds first, then magic, version, header length, CRC,
+ * segment size, first index, descriptor), and any failure is a {@link QueueCorruptedException}; no byte array or file
+ * they are given is indexed outside its bounds. A segment size must be a multiple of 4096 in
+ * [{@link #MIN_SEGMENT_SIZE}, {@link #MAX_SEGMENT_SIZE}] (12 KiB to 4 GiB): the checkpoint slots hold u32 positions,
+ * which address every record of a file of at most 4 GiB (its last record starts at most at 2^32 - 8).
  */
 public final class SegmentHeader {
     public static final int FORMAT_VERSION = 1;
@@ -49,6 +56,16 @@ public final class SegmentHeader {
     public static final long RECORDS_START = 8192;
     /** The smallest segment size accepted: the header areas plus one page of records. */
     public static final long MIN_SEGMENT_SIZE = RECORDS_START + 4096;
+    /**
+     * The largest segment size accepted, 4 GiB: every record position in such a file is below 2^32, so each fits the
+     * u32 checkpoint slots ({@link Checkpoints}).
+     */
+    public static final long MAX_SEGMENT_SIZE = 1L << 32;
+    /**
+     * The largest first index a file may state: its records (at most one per 8 bytes of a file of
+     * {@link #MAX_SEGMENT_SIZE}) then have indices that fit in a {@code long}.
+     */
+    public static final long MAX_FIRST_INDEX = Long.MAX_VALUE - MAX_SEGMENT_SIZE / RecordHeader.LENGTH;
 
     private static final byte[] MAGIC = "BLITQUE\0".getBytes(StandardCharsets.US_ASCII);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -100,14 +117,25 @@ public final class SegmentHeader {
      * The header of the file mapped as {@code file} as stored: its bytes up to and including the CRC (what a replica
      * writes into its own file of the same first index), not validated here.
      *
-     * @throws QueueCorruptedException if the stored header length is out of range
+     * @throws QueueCorruptedException if the stored header length is out of range, or the segment ends before it
      */
     public static byte[] copyOf(MemorySegment file, Path path) {
+        if (file.byteSize() < HEADER_LENGTH_OFFSET + Integer.BYTES) {
+            throw QueueErrors.headerCut(path, file.byteSize(), HEADER_LENGTH_OFFSET + Integer.BYTES);
+        }
         int headerLength = file.get(INT, HEADER_LENGTH_OFFSET);
         if (headerLength < DESCRIPTOR_OFFSET || headerLength > HEADER_AREA - 4) {
             throw QueueErrors.badHeaderLength(path, headerLength);
         }
+        if (file.byteSize() < headerLength + 4L) {
+            throw QueueErrors.headerCut(path, file.byteSize(), headerLength + 4L);
+        }
         return file.asSlice(0, headerLength + 4).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Whether {@code segmentSize} is a valid segment size: a multiple of 4096 in [12 KiB, 4 GiB]. */
+    public static boolean isValidSegmentSize(long segmentSize) {
+        return segmentSize >= MIN_SEGMENT_SIZE && segmentSize <= MAX_SEGMENT_SIZE && segmentSize % 4096 == 0;
     }
 
     /** The first message index a header copy states (not validated: {@link #decode} does that). */
@@ -123,18 +151,27 @@ public final class SegmentHeader {
     /**
      * Validates and decodes the header of {@code file}.
      *
-     * @param header        at least the first {@link #HEADER_AREA} bytes of the file (fewer if the file is shorter)
+     * @param header        the file's first bytes: at least its header and CRC (the first {@link #HEADER_AREA} bytes
+     *                      of the file, as {@link SegmentFiles} reads them, hold them); bytes after the CRC are ignored
      * @param fileSize      the file's size in bytes
      * @param expectedFirst the first index the file's name states
-     * @throws QueueCorruptedException naming the file and offset of the first problem found
+     * @throws QueueCorruptedException naming the file and offset of the first problem found: the file is shorter than
+     *                                 its header areas; {@code header} ends before the field or CRC it needs; wrong
+     *                                 magic, version, header length or CRC; a segment size outside
+     *                                 [{@link #MIN_SEGMENT_SIZE}, {@link #MAX_SEGMENT_SIZE}] or not a multiple of
+     *                                 4096, or not the file's size; a first index outside [0, {@link #MAX_FIRST_INDEX}]
+     *                                 or not the name's; a descriptor that is not valid
      */
     public static Info decode(Path file, byte[] header, long fileSize, long expectedFirst) {
         if (fileSize < RECORDS_START) {
             throw QueueErrors.truncatedHeader(file, fileSize);
         }
         MemorySegment s = MemorySegment.ofArray(header);
-        if (!Arrays.equals(header, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+        if (!Arrays.equals(header, 0, Math.min(header.length, MAGIC.length), MAGIC, 0, MAGIC.length)) {
             throw QueueErrors.badMagic(file);
+        }
+        if (header.length < DESCRIPTOR_OFFSET) {
+            throw QueueErrors.headerCut(file, header.length, DESCRIPTOR_OFFSET);
         }
         int version = s.get(INT, VERSION_OFFSET);
         if (version != FORMAT_VERSION) {
@@ -144,16 +181,25 @@ public final class SegmentHeader {
         if (headerLength < DESCRIPTOR_OFFSET || headerLength > HEADER_AREA - 4) {
             throw QueueErrors.badHeaderLength(file, headerLength);
         }
+        if (header.length < headerLength + 4) {
+            throw QueueErrors.headerCut(file, header.length, headerLength + 4);
+        }
         int stored = s.get(INT, headerLength);
         int computed = crc(header, headerLength);
         if (stored != computed) {
             throw QueueErrors.badChecksum(file, headerLength, computed, stored);
         }
         long segmentSize = s.get(LONG, SEGMENT_SIZE_OFFSET);
+        if (!isValidSegmentSize(segmentSize)) {
+            throw QueueErrors.badSegmentSize(file, segmentSize);
+        }
         if (segmentSize != fileSize) {
             throw QueueErrors.sizeMismatch(file, fileSize, segmentSize);
         }
         long firstIndex = s.get(LONG, FIRST_INDEX_OFFSET);
+        if (firstIndex < 0 || firstIndex > MAX_FIRST_INDEX) {
+            throw QueueErrors.badFirstIndex(file, firstIndex);
+        }
         if (firstIndex != expectedFirst) {
             throw QueueErrors.firstIndexMismatch(file, firstIndex, expectedFirst);
         }
@@ -170,6 +216,32 @@ public final class SegmentHeader {
             }
         }
         return new Info(file, segmentSize, firstIndex, s.get(LONG, CREATED_OFFSET), s.get(LONG, PID_OFFSET), descriptor);
+    }
+
+    /**
+     * Validates and decodes a header as {@link #copyOf} gives it, received for the file of its stated first index in
+     * {@code dir} (what a replica creates from its source's header): it must be exactly its stated header length plus
+     * the 4 CRC bytes, and valid as {@link #decode} checks a file of its stated segment size and first index. Checks
+     * only the bytes; creates nothing.
+     *
+     * @throws QueueCorruptedException naming the file of the stated first index (or {@code dir} if the copy is too
+     *                                 short to state one) and the offset of the first problem found
+     */
+    public static Info decodeCopy(Path dir, byte[] copy) {
+        long first = firstIndexOf(copy);
+        Path file = first >= 0 ? SegmentFiles.path(dir, first) : dir;
+        if (copy.length < DESCRIPTOR_OFFSET + 4 || copy.length > HEADER_AREA) {
+            throw QueueErrors.badHeaderCopy(file, copy.length, -1);
+        }
+        int headerLength = MemorySegment.ofArray(copy).get(INT, HEADER_LENGTH_OFFSET);
+        if (copy.length != headerLength + 4L) {
+            throw QueueErrors.badHeaderCopy(file, copy.length, headerLength);
+        }
+        long segmentSize = segmentSizeOf(copy);
+        if (!isValidSegmentSize(segmentSize)) { // before decode, which would call it a file of that size
+            throw QueueErrors.badSegmentSize(file, segmentSize);
+        }
+        return decode(file, copy, segmentSize, first);
     }
 
     private static int crc(byte[] bytes, int length) {

@@ -1,0 +1,165 @@
+package io.blit.queue.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.MarketData;
+import io.blit.layout.testkit.Mutation;
+import io.blit.queue.QueueCorruptedException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Fuzz properties of the segment file header's decoders (docs/fuzzing.md): {@link SegmentHeader#decode},
+ * {@link SegmentHeader#decodeCopy}, {@link SegmentHeader#copyOf}, {@link SegmentHeader#firstIndexOf} and
+ * {@link SegmentHeader#segmentSizeOf} take any bytes, valid or edited, and either decode what the bytes state or throw
+ * {@link QueueCorruptedException}; valid headers round-trip.
+ */
+class SegmentHeaderFuzzTest {
+    private static final Path FILE = Path.of("segment-00000000000000000000.blitq");
+    private static final Path DIR = Path.of("queue");
+    private static final LayoutDescriptor MARKET_DATA = new MarketData().layout().descriptor();
+    /** Offsets of the header's integers and of the descriptor's first fields (its count, size, start, length). */
+    private static final int[] FIELDS = {SegmentHeader.VERSION_OFFSET, SegmentHeader.HEADER_LENGTH_OFFSET,
+            SegmentHeader.SEGMENT_SIZE_OFFSET, SegmentHeader.FIRST_INDEX_OFFSET, SegmentHeader.DESCRIPTOR_LENGTH_OFFSET,
+            SegmentHeader.DESCRIPTOR_OFFSET + 6, SegmentHeader.DESCRIPTOR_OFFSET + 8, SegmentHeader.DESCRIPTOR_OFFSET + 12,
+            SegmentHeader.DESCRIPTOR_OFFSET + 16, SegmentHeader.DESCRIPTOR_OFFSET + 37, 60, 100};
+
+    @Property
+    void anyBytesDecodeOrAreCorrupt(@ForAll @Size(max = 5000) byte[] bytes, @ForAll long fileSize,
+                                    @ForAll long expectedFirst) {
+        checkEveryDecoder(bytes, fileSize, expectedFirst);
+    }
+
+    @Property
+    void editedHeadersDecodeWhatTheyStateOrAreCorrupt(@ForAll("headers") byte[] valid,
+                                                      @ForAll("edits") List<Mutation> edits,
+                                                      @ForAll boolean fixCrc, @ForAll boolean asCopy) {
+        byte[] bytes = Mutation.applyAll(edits, asCopy ? copy(valid) : valid, ByteOrder.LITTLE_ENDIAN);
+        if (fixCrc) {
+            fixCrc(bytes);
+        }
+        checkEveryDecoder(bytes, SegmentHeader.segmentSizeOf(bytes), SegmentHeader.firstIndexOf(bytes));
+    }
+
+    @Property
+    void validHeadersRoundTrip(@ForAll("headers") byte[] header) {
+        long size = SegmentHeader.segmentSizeOf(header);
+        long first = SegmentHeader.firstIndexOf(header);
+        SegmentHeader.Info info = SegmentHeader.decode(FILE, header, size, first);
+        byte[] copy = SegmentHeader.copyOf(MemorySegment.ofArray(header), FILE);
+        assertArrayEquals(Arrays.copyOf(header, copy.length), copy);
+        SegmentHeader.Info fromCopy = SegmentHeader.decodeCopy(DIR, copy);
+        assertEquals(SegmentFiles.path(DIR, first), fromCopy.file());
+        assertEquals(info, new SegmentHeader.Info(FILE, fromCopy.segmentSize(), fromCopy.firstIndex(),
+                fromCopy.createdNanos(), fromCopy.creatorPid(), fromCopy.descriptor()));
+        assertArrayEquals(header, SegmentHeader.encode(info.segmentSize(), info.firstIndex(), info.createdNanos(),
+                info.creatorPid(), info.descriptor()));
+    }
+
+    /** Every decoder on {@code bytes}: decodes what they state, or throws {@link QueueCorruptedException}, and nothing else. */
+    private static void checkEveryDecoder(byte[] bytes, long fileSize, long expectedFirst) {
+        long before = Mutation.allocatedByThisThread();
+        assertEquals(bytes.length < 32 ? -1 : le64(bytes, 24), SegmentHeader.firstIndexOf(bytes));
+        assertEquals(bytes.length < 24 ? -1 : le64(bytes, 16), SegmentHeader.segmentSizeOf(bytes));
+        SegmentHeader.Info decoded = decodeOrNull(() -> SegmentHeader.decode(FILE, bytes, fileSize, expectedFirst));
+        if (decoded != null) {
+            assertStates(bytes, decoded);
+            assertEquals(fileSize, decoded.segmentSize());
+            assertEquals(expectedFirst, decoded.firstIndex());
+        }
+        SegmentHeader.Info copyDecoded = decodeOrNull(() -> SegmentHeader.decodeCopy(DIR, bytes));
+        if (copyDecoded != null) {
+            assertStates(bytes, copyDecoded);
+            assertEquals(bytes.length, le32(bytes, SegmentHeader.HEADER_LENGTH_OFFSET) + 4, "a copy is its header exactly");
+        }
+        byte[] copy = decodeOrNull(() -> SegmentHeader.copyOf(MemorySegment.ofArray(bytes), FILE));
+        if (copy != null) {
+            assertArrayEquals(Arrays.copyOf(bytes, le32(bytes, SegmentHeader.HEADER_LENGTH_OFFSET) + 4), copy);
+        }
+        long allocated = Mutation.allocatedByThisThread() - before;
+        assertTrue(allocated < (4 << 20) + 64L * bytes.length, "allocated " + allocated + " bytes");
+    }
+
+    /** What {@code decode} returns, or null if it threw {@link QueueCorruptedException} (anything else fails). */
+    private static <T> T decodeOrNull(java.util.function.Supplier<T> decode) {
+        try {
+            return decode.get();
+        } catch (QueueCorruptedException e) {
+            assertTrue(e.getMessage().contains(" at byte " + e.offset() + ": "), e.getMessage());
+            return null;
+        }
+    }
+
+    /** A decoded header holds what its bytes state, within the format's bounds. */
+    private static void assertStates(byte[] bytes, SegmentHeader.Info info) {
+        assertTrue(SegmentHeader.isValidSegmentSize(info.segmentSize()), "segment size " + info.segmentSize());
+        assertTrue(info.firstIndex() >= 0 && info.firstIndex() <= SegmentHeader.MAX_FIRST_INDEX);
+        assertEquals(le64(bytes, SegmentHeader.SEGMENT_SIZE_OFFSET), info.segmentSize());
+        assertEquals(le64(bytes, SegmentHeader.FIRST_INDEX_OFFSET), info.firstIndex());
+        assertEquals(le64(bytes, SegmentHeader.CREATED_OFFSET), info.createdNanos());
+        assertEquals(le64(bytes, SegmentHeader.PID_OFFSET), info.creatorPid());
+        int headerLength = le32(bytes, SegmentHeader.HEADER_LENGTH_OFFSET);
+        assertEquals(headerLength == SegmentHeader.DESCRIPTOR_OFFSET, info.raw());
+        if (!info.raw()) {
+            assertEquals(headerLength - SegmentHeader.DESCRIPTOR_OFFSET, info.descriptor().encodedSize());
+        }
+    }
+
+    @Provide
+    Arbitrary<byte[]> headers() {
+        Arbitrary<Long> sizes = Arbitraries.oneOf(
+                Arbitraries.of(SegmentHeader.MIN_SEGMENT_SIZE, SegmentHeader.MAX_SEGMENT_SIZE, 64L << 10),
+                Arbitraries.longs().between(3, SegmentHeader.MAX_SEGMENT_SIZE / 4096).map(pages -> pages * 4096));
+        Arbitrary<Long> firsts = Arbitraries.oneOf(Arbitraries.of(0L, SegmentHeader.MAX_FIRST_INDEX),
+                Arbitraries.longs().between(0, SegmentHeader.MAX_FIRST_INDEX));
+        Arbitrary<LayoutDescriptor> descriptors = Arbitraries.of(MARKET_DATA).injectNull(0.5);
+        return Combinators.combine(sizes, firsts, Arbitraries.longs(), Arbitraries.longs(), descriptors)
+                .as(SegmentHeader::encode);
+    }
+
+    @Provide
+    Arbitrary<List<Mutation>> edits() {
+        return Mutation.of(SegmentHeader.DESCRIPTOR_OFFSET + MARKET_DATA.encodedSize() + 4, FIELDS).list().ofMinSize(1)
+                .ofMaxSize(4);
+    }
+
+    private static byte[] copy(byte[] header) {
+        return Arrays.copyOf(header, le32(header, SegmentHeader.HEADER_LENGTH_OFFSET) + 4);
+    }
+
+    /** Writes the CRC a header of the stated length needs, where the bytes have room for it. */
+    private static void fixCrc(byte[] bytes) {
+        if (bytes.length < SegmentHeader.DESCRIPTOR_OFFSET) {
+            return;
+        }
+        int headerLength = le32(bytes, SegmentHeader.HEADER_LENGTH_OFFSET);
+        if (headerLength >= 0 && headerLength <= bytes.length - 4) {
+            CRC32C crc = new CRC32C();
+            crc.update(bytes, 0, headerLength);
+            ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(headerLength, (int) crc.getValue());
+        }
+    }
+
+    private static long le64(byte[] bytes, int at) {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong(at);
+    }
+
+    private static int le32(byte[] bytes, int at) {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt(at);
+    }
+}
