@@ -177,15 +177,21 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws IllegalStateException   if the file does not start at {@link #nextIndex()}, the current file is not
      *                                 finished (no padding word and room for a record), or the replica's file of
      *                                 that index has another header (another queue)
-     * @throws QueueCorruptedException if the header is invalid ({@link SegmentHeader#decodeCopy}): not exactly its
-     *                                 header length plus 4 CRC bytes, a wrong CRC, a segment size that is not a
-     *                                 multiple of 4096 from 12 KiB to 4 GiB, a negative first index, ...; checked
-     *                                 before anything is created
+     * @throws IllegalArgumentException if the header is invalid (bad input, not a failure of the replica's files;
+     *                                 the cause is the {@link QueueCorruptedException} of
+     *                                 {@link SegmentHeader#decodeCopy}): not exactly its header length plus 4 CRC
+     *                                 bytes, a wrong CRC, a segment size that is not a multiple of 4096 from 12 KiB to
+     *                                 4 GiB, a negative first index, ...; checked before anything is created
      * @throws java.io.UncheckedIOException if the file cannot be created (e.g. the file system is full: every page of
      *                                 a replica's file is allocated when it is created; nothing is written then)
      */
     public void startFile(byte[] header) {
-        SegmentHeader.Info stated = SegmentHeader.decodeCopy(dir, header); // every byte checked, nothing created yet
+        SegmentHeader.Info stated;
+        try {
+            stated = SegmentHeader.decodeCopy(dir, header); // every byte checked, nothing created yet
+        } catch (QueueCorruptedException invalid) { // the sender's header, not this replica's storage, is at fault
+            throw new IllegalArgumentException("a file header the replica cannot take: " + invalid.getMessage(), invalid);
+        }
         long first = stated.firstIndex();
         long segmentSize = stated.segmentSize();
         if (file != null && file.firstIndex() == first) {

@@ -123,7 +123,9 @@ class ReplicaHostileInputTest {
 
     private void refusesHeader(byte[] hostile) {
         inReplica((writer, replica) -> {
-            assertThrows(QueueCorruptedException.class, () -> writer.startFile(hostile), () -> hostile.length + " bytes");
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> writer.startFile(hostile), () -> hostile.length + " bytes");
+            assertTrue(refused.getCause() instanceof QueueCorruptedException, refused.toString());
             assertEquals(List.of(), segmentNames(replica), "nothing created for a refused header");
             writer.startFile(header);
             assertEquals(0, writer.nextIndex());

@@ -157,7 +157,8 @@ class ReplicaWriterFuzzTest {
                 try (ReplicaWriter writer = ReplicaWriter.open(replica, "source")) {
                     try {
                         writer.startFile(hostile);
-                    } catch (QueueCorruptedException refused) {
+                    } catch (IllegalArgumentException refused) {
+                        assertTrue(refused.getCause() instanceof QueueCorruptedException, refused.toString());
                         assertEquals(List.of(), FuzzFiles.segmentNames(replica), "nothing created for " + refused);
                         writer.startFile(header);
                         assertEquals(0, writer.nextIndex());
