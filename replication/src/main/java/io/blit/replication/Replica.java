@@ -72,6 +72,8 @@ public final class Replica implements AutoCloseable {
     private State state = State.HANDSHAKE;
     private byte[] nonce;
     private byte[] sourceNonce;
+    /** The CONFIRM of the current challenge, sealed once and sent again as it is until the source answers. */
+    private byte[] confirmation;
     private int sessionId;
     private Sealer fromSource;
     private Sealer toSource;
@@ -204,7 +206,7 @@ public final class Replica implements AutoCloseable {
             return;
         }
         if (state == State.CONFIRMING) {
-            control.offer(out, 0, Confirm.encode(out, replicaId, sourceNonce, toSource));
+            control.offer(new UnsafeBuffer(confirmation), 0, confirmation.length); // sealed once: a nonce seals one message
             return;
         }
         if (nonce == null) { // a new handshake; until it is answered, the same request is sent again
@@ -236,10 +238,10 @@ public final class Replica implements AutoCloseable {
         if (options.sync()) {
             writer.force();
         }
-        int length = Ack.encode(out, ackSequence + 1, replicaId, next, options.sync() ? next : -1, toSource);
+        // every ACK sealed gets a sequence of its own, offered or not: a GCM nonce must never seal two messages
+        int length = Ack.encode(out, ++ackSequence, replicaId, next, options.sync() ? next : -1, toSource);
         if (control.offer(out, 0, length) > 0) {
             acked = next;
-            ackSequence++;
         }
     }
 
@@ -324,6 +326,9 @@ public final class Replica implements AutoCloseable {
         toSource = new Sealer(keys[1]);
         nextSequence = 0;
         ackSequence = 0;
+        UnsafeBuffer sealed = new UnsafeBuffer(new byte[Confirm.LENGTH]);
+        Confirm.encode(sealed, replicaId, sourceNonce, toSource);
+        confirmation = sealed.byteArray();
         state = State.CONFIRMING;
         lastHeard = System.nanoTime();
         lastSent = 0; // the confirmation goes out at once
