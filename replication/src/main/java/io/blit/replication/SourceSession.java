@@ -55,6 +55,8 @@ final class SourceSession implements Runnable {
     private volatile long sent;
     private boolean connected;
     private long sequence;
+    /** Every index below this is in a batch filled so far (the session thread's). */
+    private long filledUpTo;
     private byte[] batch;
     /** Two views of {@code batch}: Aeron's, and the one record bytes are copied into. */
     private UnsafeBuffer buffer;
@@ -78,6 +80,7 @@ final class SourceSession implements Runnable {
         this.committed = Math.max(request.nextIndex(), start);
         this.forced = committed;
         this.sent = committed;
+        this.filledUpTo = start;
         this.batch = new byte[options.batchBytes() + 4096];
         this.buffer = new UnsafeBuffer(batch);
         this.batchSegment = MemorySegment.ofArray(batch);
@@ -144,7 +147,7 @@ final class SourceSession implements Runnable {
             int length = fill(stream);
             long now = System.nanoTime();
             if (length > Session.BODY_AT) {
-                sent = stream.index(); // before the offer: the replica may acknowledge it before offer returns
+                sent = Math.max(sent, filledUpTo); // before the offer: the replica may acknowledge it before offer returns
                 offer(switch (protection) {
                     case ENCRYPTED -> Session.sealEncrypted(buffer, length, toReplica);
                     case AUTHENTICATED -> Session.seal(buffer, length, toReplica);
@@ -154,7 +157,7 @@ final class SourceSession implements Runnable {
                 idle.reset();
             } else {
                 if (now - lastSent > HEARTBEAT_NANOS) {
-                    offer(Heartbeat.encode(buffer, ++sequence, stream.index(), toReplica));
+                    offer(Heartbeat.encode(buffer, ++sequence, filledUpTo, toReplica));
                     lastSent = now;
                 }
                 idle.idle();
@@ -179,15 +182,18 @@ final class SourceSession implements Runnable {
                 need = Batch.fileEntryLength(header.length);
                 ensure(at, need);
                 Batch.putFile(buffer, at, header);
+                filledUpTo = stream.index();
             } else if (event == RecordStream.RUN) {
                 need = Math.toIntExact(Batch.RUN_BYTES + stream.runLength());
                 ensure(at, need);
                 Batch.putRunHead(buffer, at, stream.runCount(), stream.index(), stream.runPosition(), stream.runLength());
                 stream.copyRun(batchSegment, at + Batch.RUN_BYTES);
+                filledUpTo = stream.index() + stream.runCount();
             } else { // the padding word that ends a file
                 need = Batch.RECORD_LENGTH;
                 ensure(at, need);
                 Batch.putRecord(buffer, at, stream.index(), stream.word());
+                filledUpTo = stream.index(); // a padding word: the index the next file starts at
             }
             at += need;
             count++;

@@ -50,6 +50,9 @@ class ReplicationTest {
                 }
                 follower.awaitIndex(100_000, Duration.ofSeconds(30));
                 server.awaitReplicated(99_999, 1, Duration.ofSeconds(5));
+                Thread.sleep(300); // idle: acknowledgements of the last batch and heartbeats, no new batch
+                assertEquals(1, server.sessionsStarted.get(), "one session served the whole run, idle pauses included");
+                assertTrue(server.replicas().get(0).serving());
                 TimeoutException notYet = assertThrows(TimeoutException.class,
                         () -> server.awaitReplicated(100_000, 1, Duration.ofMillis(50)));
                 assertTrue(notYet.getMessage().contains("holds up to 99999, 1 behind"), notYet.getMessage());
@@ -118,6 +121,34 @@ class ReplicationTest {
                     () -> follower.awaitIndex(10, Duration.ofSeconds(20)));
             assertTrue(refused.getMessage().contains("a replica of another queue"), refused.getMessage());
         }
+    }
+
+    /**
+     * A replica acknowledges every record of a batch the source filled to its size; the source counts the batch as
+     * sent to its last record (not to its last run's first), so such acknowledgements never end the session: one
+     * session serves the whole stream, with idle pauses between bursts.
+     */
+    @Test
+    void oneSessionServesBurstsOfFullBatchesAndTheirAcknowledgements() throws Exception {
+        String control = Ports.loopback();
+        try (BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL);
+             ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET).batchBytes(1024));
+             Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
+            Appender<Tick> appender = queue.appender();
+            Tick tick = new Tick();
+            long next = 0;
+            for (int burst = 0; burst < 20; burst++) {
+                for (int i = 0; i < 2_000; i++, next++) {
+                    appender.append(tick.fillFor(next));
+                }
+                server.awaitReplicated(next - 1, 1, Duration.ofSeconds(30));
+                Thread.sleep(20);
+            }
+            assertEquals(1, server.sessionsStarted.get(), "one session served every burst");
+            assertTrue(server.replicas().get(0).serving());
+            appender.close();
+        }
+        assertSameFiles(source, replica);
     }
 
     /**

@@ -173,8 +173,13 @@ public final class ReplicationThroughput implements Callable<Integer> {
             appender.append(md);
             replica = follow(replicaDir, control, secret, work.resolve("replica.log"), plain);
             source.awaitReplicated(0, 1, Duration.ofSeconds(60));
-            return appendWithin(appender, md, 1, label, () -> acknowledged(source),
+            double rate = appendWithin(appender, md, 1, label, () -> acknowledged(source),
                     upTo -> source.awaitReplicated(upTo, 1, Duration.ofSeconds(60)), "acknowledged");
+            if (rate <= 0) { // the replica fell away: show why before its log is deleted with the run's files
+                System.out.println("the replica's log:");
+                Files.readAllLines(work.resolve("replica.log")).forEach(line -> System.out.println("  " + line));
+            }
+            return rate;
         } finally {
             if (replica != null) {
                 replica.destroy(); // SIGTERM: the replica closes and its driver deletes its directory
