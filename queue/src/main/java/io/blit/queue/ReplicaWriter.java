@@ -45,6 +45,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * many bytes from the first empty word on, so that a later write finds empty words where it starts.
      */
     public static final int MAX_RUN_BYTES = 1 << 20;
+    /** The largest segment size of a file a replica creates: the checkpoint slots hold u32 positions (Checkpoints). */
+    private static final long MAX_SEGMENT_SIZE = 1L << 32;
     private static final ValueLayout.OfLong WORD_IN_COPY = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final Path dir;
@@ -149,15 +151,15 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws IllegalStateException   if the file does not start at {@link #nextIndex()}, the current file is not
      *                                 finished (no padding word and room for a record), or the replica's file of
      *                                 that index has another header (another queue)
-     * @throws QueueCorruptedException if the header is invalid
+     * @throws QueueCorruptedException if the header is invalid ({@link #checkFileHeader}; checked before anything is
+     *                                 created)
      * @throws java.io.UncheckedIOException if the file cannot be created (e.g. the file system is full: every page of
      *                                 a replica's file is allocated when it is created; nothing is written then)
      */
     public void startFile(byte[] header) {
+        checkFileHeader(header);
         long first = SegmentHeader.firstIndexOf(header);
         long segmentSize = SegmentHeader.segmentSizeOf(header);
-        SegmentHeader.decode(SegmentFiles.path(dir, first), Arrays.copyOf(header, SegmentHeader.HEADER_AREA),
-                segmentSize, first);
         if (file != null && file.firstIndex() == first) {
             requireSameHeader(first, newestFileHeader(), header);
             return;
@@ -185,6 +187,36 @@ public final class ReplicaWriter implements AutoCloseable {
         padded = false;
         nextIndex = first;
         blanks.request(segmentSize);
+    }
+
+    /**
+     * Checks a source's file header as {@link #startFile} takes it, reading and changing nothing of this replica's:
+     * a valid segment header (magic, version, header length, CRC, descriptor) of exactly its header length plus the 4
+     * CRC bytes, a segment size that is a multiple of 4096 from 12 KiB to 4 GiB (the checkpoint slots hold u32 record
+     * positions), and a first index from 0 to what leaves its file's records below 2^63. The header may come from the
+     * network, and its segment size is what the replica allocates and zero-fills. {@link #startFile} checks this
+     * first; a caller that must tell a header it was sent from a failure of its own files calls it before.
+     *
+     * @throws QueueCorruptedException naming the file of the header's first index and the offset of the problem
+     */
+    public void checkFileHeader(byte[] header) {
+        long first = SegmentHeader.firstIndexOf(header);
+        long segmentSize = SegmentHeader.segmentSizeOf(header);
+        Path path = SegmentFiles.path(dir, first);
+        byte[] area = Arrays.copyOf(header, SegmentHeader.HEADER_AREA);
+        SegmentHeader.decode(path, area, segmentSize, first);
+        if (!Arrays.equals(SegmentHeader.copyOf(MemorySegment.ofArray(area), path), header)) {
+            throw new QueueCorruptedException(path, 0, "a header copy of " + header.length
+                    + " bytes: not exactly its header and CRC");
+        }
+        if (segmentSize < SegmentHeader.MIN_SEGMENT_SIZE || segmentSize > MAX_SEGMENT_SIZE || segmentSize % 4096 != 0) {
+            throw new QueueCorruptedException(path, SegmentHeader.SEGMENT_SIZE_OFFSET, "segment size " + segmentSize
+                    + " is not a multiple of 4096 from " + SegmentHeader.MIN_SEGMENT_SIZE + " to " + MAX_SEGMENT_SIZE);
+        }
+        if (first < 0 || first > Long.MAX_VALUE - MAX_SEGMENT_SIZE / RecordHeader.LENGTH) {
+            throw new QueueCorruptedException(path, SegmentHeader.FIRST_INDEX_OFFSET, "first index " + first
+                    + " out of range");
+        }
     }
 
     /**
