@@ -382,7 +382,7 @@ public final class Replica implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 int kind = Batch.kind(in, at);
                 if (kind == Batch.ENTRY_FILE) {
-                    writer.startFile(Batch.fileHeader(in, at));
+                    startFile(Batch.fileHeader(in, at));
                 } else if (kind == Batch.ENTRY_RUN) {
                     applyRun(at);
                 } else {
@@ -398,6 +398,19 @@ public final class Replica implements AutoCloseable {
         } finally {
             held = writer.nextIndex(); // what the entries before a failing one wrote is held
         }
+    }
+
+    /**
+     * Takes a FILE entry. A header that is not valid is the source's doing (it is refused like any batch the replica
+     * cannot take); only then does the writer touch the replica's own files, whose failures stop the replica.
+     */
+    private void startFile(byte[] header) {
+        try {
+            writer.checkFileHeader(header);
+        } catch (QueueCorruptedException invalid) {
+            throw new IllegalArgumentException("an invalid file header (" + invalid.getMessage() + ")", invalid);
+        }
+        writer.startFile(header);
     }
 
     private void applyRecord(long index, long word) {
