@@ -369,7 +369,7 @@ public final class ReplicaWriter implements AutoCloseable {
             RecordHeader.storeRelease(segment, position, first);
             for (long at = 0; at < length; ordinal++) {
                 Checkpoints.record(segment, ordinal, position + at);
-                at += RecordHeader.recordLength(RecordHeader.length(source.get(WORD_IN_COPY, offset + at)));
+                at += RecordHeader.recordLength(source.get(WORD_IN_COPY, offset + at) & RecordHeader.LENGTH_MASK);
             }
             MappedFaults.surfacePending();
         } catch (InternalError fault) {
@@ -395,7 +395,8 @@ public final class ReplicaWriter implements AutoCloseable {
                 throw new IllegalArgumentException("not a committed or abandoned record word in a run: "
                         + RecordHeader.describe(word));
             }
-            long recordLength = RecordHeader.recordLength(RecordHeader.length(word));
+            // unsigned: as an int, a length of 2^31 or more made a record of 0 bytes (an endless walk) or fewer
+            long recordLength = RecordHeader.recordLength(word & RecordHeader.LENGTH_MASK);
             if (at + recordLength > length) {
                 throw new IllegalArgumentException("record " + RecordHeader.describe(word) + " ends past its run");
             }
