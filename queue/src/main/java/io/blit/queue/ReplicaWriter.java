@@ -256,7 +256,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * @return the record's index (for padding: the index the next file starts at)
      * @throws IllegalStateException    if no file is open or the current one ended; if the record does not fit in
      *                                  the file or its header word is not empty (this replica diverged)
-     * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's
+     * @throws IllegalArgumentException if {@code word} is not a final record word (a padding word: committed, of
+     *                                  length 0) or its length is not the payload's
      * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
      *                                  the file was truncated or failed): the record's word is not stored
      */
@@ -281,6 +282,10 @@ public final class ReplicaWriter implements AutoCloseable {
                     + RecordHeader.describe(word));
         }
         long length = RecordHeader.length(word);
+        if (RecordHeader.isPadding(word) && (state != RecordHeader.STATE_COMMITTED || length != 0)) {
+            throw new IllegalArgumentException("not a padding word as a queue writes it (committed, length 0): "
+                    + RecordHeader.describe(word));
+        }
         long recordLength = RecordHeader.isPadding(word) ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
         if (size != (RecordHeader.isPadding(word) ? 0 : length)) {
             throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
