@@ -428,7 +428,7 @@ public final class Replica implements AutoCloseable {
         long index = Batch.index(in, at);
         int count = Batch.runCount(in, at);
         long next = writer.nextIndex();
-        if (index + count <= next) {
+        if (index <= next - count) { // index + count <= next, without overflow (next >= -1, count >= 1)
             return; // held already (the stream restarted before it)
         }
         if (index != next) {
