@@ -390,7 +390,7 @@ public final class Replica implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 int kind = Batch.kind(in, at);
                 if (kind == Batch.ENTRY_FILE) {
-                    writer.startFile(Batch.fileHeader(in, at));
+                    writer.startFile(Batch.fileHeader(in, at)); // an invalid header: IllegalArgumentException
                 } else if (kind == Batch.ENTRY_RUN) {
                     applyRun(at);
                 } else {
@@ -423,7 +423,7 @@ public final class Replica implements AutoCloseable {
         long index = Batch.index(in, at);
         int count = Batch.runCount(in, at);
         long next = writer.nextIndex();
-        if (index + count <= next) {
+        if (index <= next - count) { // index + count <= next, without overflow (next >= -1, count >= 1)
             return; // held already (the stream restarted before it)
         }
         if (index != next) {

@@ -31,6 +31,9 @@ public final class Refuse {
     }
 
     public static boolean wellFormed(DirectBuffer buffer, int length) {
+        if (length < Session.MIN_LENGTH) {
+            return false; // too short to hold the reason length: read nothing
+        }
         int reason = Session.aux(buffer);
         return reason >= 0 && reason <= MAX_REASON && length == Session.BODY_AT + reason + Sealer.TAG;
     }

@@ -51,13 +51,13 @@ public final class Sealer {
      * them; the bytes themselves are not changed.
      */
     public void sign(byte[] bytes, int offset, int head, int length, long sequence) {
-        byte[] out = tagInScratch(bytes, offset, head, length, sequence);
+        byte[] out = tagInScratch(bytes, offset, head, length, sequence, false);
         System.arraycopy(out, length - head, bytes, offset + length, TAG);
     }
 
     /** Whether the {@link #TAG} bytes after the {@code length} bytes at {@code offset} are their tag (constant time). */
     public boolean verify(byte[] bytes, int offset, int head, int length, long sequence) {
-        byte[] out = tagInScratch(bytes, offset, head, length, sequence);
+        byte[] out = tagInScratch(bytes, offset, head, length, sequence, true);
         int difference = 0;
         for (int i = 0; i < TAG; i++) {
             difference |= out[length - head + i] ^ bytes[offset + length + i];
@@ -68,12 +68,26 @@ public final class Sealer {
         return difference == 0;
     }
 
-    private byte[] tagInScratch(byte[] bytes, int offset, int head, int length, long sequence) {
+    /**
+     * Computes the tag into the scratch array. Signing twice under one sequence is a caller's error (a GCM nonce must
+     * never seal two messages) and throws; checking a message under the sequence just checked (which the callers'
+     * sequence rules never do) moves the cipher off that nonce first instead of failing.
+     */
+    private byte[] tagInScratch(byte[] bytes, int offset, int head, int length, long sequence, boolean checking) {
         if (scratch.length < length - head + TAG) {
             scratch = new byte[length - head + TAG];
         }
         try {
-            Cipher cipher = cipher(Cipher.ENCRYPT_MODE, sequence);
+            Cipher cipher;
+            try {
+                cipher = cipher(Cipher.ENCRYPT_MODE, sequence);
+            } catch (java.security.InvalidAlgorithmParameterException sameNonce) {
+                if (!checking) {
+                    throw sameNonce;
+                }
+                moveOff();
+                cipher = cipher(Cipher.ENCRYPT_MODE, sequence);
+            }
             cipher.updateAAD(bytes, offset, head);
             cipher.doFinal(bytes, offset + head, length - head, scratch, 0);
             return scratch;
