@@ -83,6 +83,11 @@ public final class ConsumerSlots {
         return file;
     }
 
+    /** The mapping of the whole file. */
+    MemorySegment segment() {
+        return segment;
+    }
+
     /**
      * The bytes of a consumer name: 1 to {@value #MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._-]}.
      *
