@@ -33,7 +33,9 @@ import java.util.Objects;
  *       process that started later) is taken over. {@link #close()} releases the name.</li>
  *   <li><b>Delivery: at least once.</b> After a crash or a close without commit, the next holder starts after the
  *       last commit, so the messages read since are read again: commit after processing, and make processing
- *       idempotent or use the exactly-once recipe of docs/queue.md (the output records the input's index).</li>
+ *       idempotent or use the exactly-once recipe of docs/queue.md (the output records the input's index). With
+ *       {@link Options#autoCommit}, a message is committed when it is read, before the caller processes it: a crash
+ *       while processing it skips it (at most once for that message).</li>
  *   <li><b>Crash safety.</b> A commit is two stores into the mapped file, not a system call: an opaque store of the
  *       time, then a release store of the index (one aligned 8-byte word, never torn). After {@code kill -9} of the
  *       process, the last commit survives (it is in the page cache). After a power loss or an OS crash, a commit not
@@ -66,7 +68,8 @@ public final class NamedTailer<T> implements AutoCloseable {
      *                   closes before reading resumes there, not at a later end
      * @param startIndex the first index for {@link Start#INDEX}; 0 otherwise
      * @param autoCommit whether every successful read commits the message it read ({@link #commit()}) before it
-     *                   returns; default false (commit after processing, for at-least-once processing)
+     *                   returns; default false. A message committed on read and lost with a crash while it is
+     *                   processed is not read again: commit after processing for at-least-once processing
      */
     public record Options(Start start, long startIndex, boolean autoCommit) {
         /** Where a new name starts. */

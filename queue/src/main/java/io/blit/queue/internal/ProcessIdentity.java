@@ -19,8 +19,9 @@ import java.util.Optional;
  * <p>Liveness ({@link #isAlive}): a word of this process's pid is alive exactly when it is this process's word (two
  * live processes never share a pid, so an equal pid with another stamp is an earlier process). A word of another pid
  * is alive when {@link ProcessHandle#of} finds a live process of that pid whose start stamp is within
- * {@value #STAMP_TOLERANCE_SECONDS} s of the stored one (the JDK derives start times from the boot time, which
- * clock adjustments may move by a second), or whose start time is unknown. Limits: a pid reused within that
+ * {@value #STAMP_TOLERANCE_SECONDS} s of the stored one (the JDK computes start times from the boot time and clock
+ * ticks; the tolerance keeps a rounding or an adjustment of the boot time from making a live process look dead), or
+ * whose start time is unknown. Limits: a pid reused within that
  * tolerance, and processes in different pid namespaces sharing one directory, are not told apart — the same limits
  * as the queue's dead-writer detection. Stateless; thread-safe.
  */
