@@ -284,6 +284,16 @@ class NamedTailerTest {
     }
 
     @Test
+    void aPrivateQueueCreatesItsPositionsFileForItsUserOnly() throws Exception {
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
+                BlitQueue.Options.defaults().privateFiles(true))) {
+            queue.tailer("risk").close();
+        }
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(ConsumerFile.path(dir))));
+    }
+
+    @Test
     void readingAndCommittingAllocateNothingOnceWarm() {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
