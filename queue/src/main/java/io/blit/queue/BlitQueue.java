@@ -26,6 +26,7 @@ import java.util.Set;
  *     long index = appender.append(md);
  *     Tailer<MarketData> tailer = queue.tailer();          // one per reading thread
  *     while (tailer.readNext(into)) { ... }
+ *     NamedTailer<MarketData> risk = queue.tailer("risk"); // resumes after its last commit()
  * }
  * }</pre>
  *
@@ -51,6 +52,9 @@ import java.util.Set;
  *       and appenders rolling under a {@link RetentionPolicy} ({@link Options#retention(RetentionPolicy)}); whole
  *       files, oldest first, never the newest. Tailers never skip deleted messages silently
  *       ({@link MessagesDeletedException}).</li>
+ *   <li><b>Named consumers.</b> {@link #tailer(String)} reads as a named consumer whose committed position is kept in
+ *       the queue directory's positions file, one live holder per name; {@link #consumers()} lists them. Delivery is
+ *       at least once across crashes ({@link NamedTailer}).</li>
  * </ul>
  *
  * @param <T> the message class, or {@link Void} for a raw queue
@@ -270,6 +274,70 @@ public final class BlitQueue<T> implements AutoCloseable {
      */
     public Tailer<T> tailerFrom(long index) {
         return register(Tailer.atIndex(this, index));
+    }
+
+    /**
+     * Opens the named consumer {@code name} with {@link NamedTailer.Options#defaults()}: a new name starts at the first
+     * message; commits are explicit.
+     *
+     * @see #tailer(String, NamedTailer.Options)
+     */
+    public NamedTailer<T> tailer(String name) {
+        return tailer(name, NamedTailer.Options.defaults());
+    }
+
+    /**
+     * Opens the named consumer {@code name}: a tailer that starts after the last index committed under that name (a new
+     * name: where {@code options} say, recorded at once) and records its position with {@link NamedTailer#commit()} in
+     * the queue's positions file ({@code consumers.blitc}, created if absent). The name is held until the tailer is
+     * closed. If the next index was deleted by retention, the tailer opens and its reads throw
+     * {@link MessagesDeletedException}.
+     *
+     * @throws IllegalArgumentException if {@code name} is not 1 to {@value NamedTailer#MAX_NAME_LENGTH} characters of
+     *                                  {@code [A-Za-z0-9._-]}, or a new name's start index is beyond the end
+     * @throws ConsumerHeldException    if a live process holds the name (this one included), naming its pid
+     * @throws MessagesDeletedException if a new name's start index was deleted by retention
+     * @throws IllegalStateException    if the positions file's 1023 names are all used, or the queue is closed
+     * @throws QueueCorruptedException  if the positions file is invalid
+     */
+    public NamedTailer<T> tailer(String name, NamedTailer.Options options) {
+        NamedTailer<T> tailer = NamedTailer.open(this, name, options);
+        try {
+            return register(tailer);
+        } catch (RuntimeException closedQueue) {
+            tailer.close();
+            throw closedQueue;
+        }
+    }
+
+    /**
+     * The queue's named consumers as stored now, in the order they were created (an empty list if none was ever opened;
+     * the positions file is not created): name, committed index, lag, live holder, last commit time.
+     *
+     * @throws QueueCorruptedException if the positions file is invalid
+     */
+    public List<ConsumerPosition> consumers() {
+        return Consumers.list(this);
+    }
+
+    /**
+     * Forgets the named consumer {@code name}: it no longer holds files back under
+     * {@link RetentionPolicy#untilConsumed(Duration)}, and opening the name again starts it anew.
+     *
+     * @return false if there is no such consumer
+     * @throws ConsumerHeldException    if a live process holds it
+     * @throws IllegalArgumentException if {@code name} is not a valid consumer name
+     */
+    public boolean removeConsumer(String name) {
+        return Consumers.remove(this, name);
+    }
+
+    /**
+     * The index after the last message committed now: where {@link #tailerFromEnd()} starts (it stops at the first
+     * record that is empty or still claimed), and the index the next append gets if no claim is outstanding.
+     */
+    public long endIndex() {
+        return RecordWalker.seek(files, Long.MAX_VALUE).index();
     }
 
     /**

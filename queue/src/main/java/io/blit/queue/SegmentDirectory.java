@@ -104,6 +104,11 @@ final class SegmentDirectory<T> implements AutoCloseable {
         return layoutPolicy;
     }
 
+    /** Whether what this queue object creates is its user's only ({@link BlitQueue.Options#privateFiles()}). */
+    boolean privateFiles() {
+        return privateFiles;
+    }
+
     /**
      * The copier of the message class.
      *

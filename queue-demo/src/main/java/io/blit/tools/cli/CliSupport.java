@@ -1,6 +1,8 @@
 package io.blit.tools.cli;
 
+import io.blit.queue.ConsumerHeldException;
 import io.blit.queue.LayoutMismatchException;
+import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.ReplicaAppendException;
 import java.io.IOException;
@@ -24,7 +26,8 @@ import picocli.CommandLine.TypeConversionException;
  * <p>Error lines: a wrong command line (unknown option, bad number, missing value, a value a command refuses)
  * reads {@code error: COMMAND: PROBLEM (QUALIFIED-COMMAND --help for usage)}; a value a converter refused reads
  * {@code --option PROBLEM}, e.g. {@code --count expects an integer, got 'many'}. Bad input found while running
- * ({@link BadInputException}, a corrupt or foreign queue, an I/O error) reads {@code error: PROBLEM}. Any other
+ * ({@link BadInputException}, a corrupt or foreign queue, a named consumer another process holds, messages deleted
+ * by retention, an I/O error) reads {@code error: PROBLEM}. Any other
  * exception is a bug and keeps its stack trace.
  */
 public final class CliSupport {
@@ -125,7 +128,8 @@ public final class CliSupport {
         if (e instanceof BadInputException) {
             err.println("error: " + e.getMessage());
         } else if (e instanceof QueueCorruptedException || e instanceof LayoutMismatchException
-                || e instanceof ReplicaAppendException) {
+                || e instanceof ReplicaAppendException || e instanceof ConsumerHeldException
+                || e instanceof MessagesDeletedException) {
             err.println("error: " + oneLine(e.getMessage()));
         } else if (e instanceof UncheckedIOException io) {
             err.println("error: " + oneLine(io.getMessage()) + (io.getCause() == null ? "" : ": " + io.getCause()));

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The queue command-line tool, the {@code Main-Class} of {@code queue-demo.jar}: {@code produce}, {@code tail},
- * {@code dump}, {@code check} (one class each), the latency harness's {@code bench} and {@code demo}
+ * {@code consumers}, {@code dump}, {@code check} (one class each), the latency harness's {@code bench} and {@code demo}
  * ({@link LatencyCommand}) and {@code replicate serve|follow|keygen} ({@link ReplicateCommand}), parsed by picocli. Runs in-process through {@link #run}, which returns the exit code:
  * {@value #OK} ok, {@value #CHECK_FAILED} check failed, {@value #USAGE} usage error or bad input (missing
  * directory, corrupt or foreign files), each reported in one line on the error stream ({@link CliSupport}).
@@ -56,6 +56,7 @@ public final class QueueCli implements Callable<Integer> {
         CommandLine cli = new CommandLine(new QueueCli())
                 .addSubcommand(new ProduceCommand(out))
                 .addSubcommand(new TailCommand(out))
+                .addSubcommand(new ConsumersCommand(out))
                 .addSubcommand(new DumpCommand(out))
                 .addSubcommand(new CheckCommand(out))
                 .addSubcommand(new DemoCommand(out, err))

@@ -1,6 +1,7 @@
 package io.blit.tools.cli;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.NamedTailer;
 import io.blit.queue.Tailer;
 import io.blit.queue.WaitStrategy;
 import io.blit.tools.messages.MarketData;
@@ -17,7 +18,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-/** {@code tail}: prints the MarketData messages of a queue, one line each, optionally following it. */
+/**
+ * {@code tail}: prints the MarketData messages of a queue, one line each, optionally following it; with
+ * {@code --consumer}, as a named consumer that commits each message it printed.
+ */
 @Command(name = "tail", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print messages.",
                 "",
@@ -25,6 +29,11 @@ import picocli.CommandLine.TypeConversionException;
                         + "(offset) order. The queue must exist and hold MarketData. Indices skipped by the queue "
                         + "(records abandoned by a failed or dead writer) are reported as a line "
                         + "\"# indices A..B abandoned\".",
+                "",
+                "With --consumer NAME it reads as that named consumer: it starts after the index NAME last committed "
+                        + "(a new NAME starts where --from says) and commits each message once its line is printed and "
+                        + "flushed, so the next tail --consumer NAME goes on after it. Killed between the two, it prints "
+                        + "that message again next time (at least once). One process at a time holds a NAME.",
                 ""},
         footer = {"", QueueCli.EXIT_CODES})
 final class TailCommand implements Callable<Integer> {
@@ -36,8 +45,12 @@ final class TailCommand implements Callable<Integer> {
     private Path dir;
 
     @Option(names = "--from", paramLabel = "start|end|INDEX", defaultValue = "start", converter = From.Converter.class,
-            description = "start, end or a message index (default start)")
+            description = "start, end or a message index (default start); with --consumer, where a new NAME starts")
     private From from;
+
+    @Option(names = "--consumer", paramLabel = "NAME", description = {"read as named consumer NAME (1 to 32 characters "
+            + "of A-Z a-z 0-9 . _ -), resuming after its last commit, and commit each message printed"})
+    private String consumer;
 
     @Option(names = "--count", paramLabel = "N", description = "stop after N messages (default: all)")
     private long count = Long.MAX_VALUE;
@@ -82,10 +95,94 @@ final class TailCommand implements Callable<Integer> {
         QueueFiles.requireMessageClass(dir, MarketData.class);
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
             Field[] fields = QueueFiles.fieldsInLayoutOrder(MarketData.class, queue.descriptor());
-            try (Tailer<MarketData> tailer = tailer(queue)) {
-                print(tailer, fields);
+            if (consumer != null) {
+                try (NamedTailer<MarketData> named = named(queue)) {
+                    print(Reader.of(named, out), fields);
+                }
+            } else {
+                try (Tailer<MarketData> tailer = tailer(queue)) {
+                    print(Reader.of(tailer), fields);
+                }
             }
             return QueueCli.OK;
+        }
+    }
+
+    /** What the print loop reads from: a tailer, or a named tailer that commits each message once it is printed. */
+    private interface Reader {
+        boolean readNext(MarketData into);
+
+        boolean next(MarketData into, WaitStrategy strategy, long timeoutNanos);
+
+        /** The index of the next message. */
+        long index();
+
+        /** The index of the message just read. */
+        long lastRead();
+
+        /** Called once the message just read is printed. */
+        void printed();
+
+        static Reader of(Tailer<MarketData> tailer) {
+            return new Reader() {
+                public boolean readNext(MarketData into) {
+                    return tailer.readNext(into);
+                }
+
+                public boolean next(MarketData into, WaitStrategy strategy, long timeoutNanos) {
+                    return tailer.next(into, strategy, timeoutNanos);
+                }
+
+                public long index() {
+                    return tailer.index();
+                }
+
+                public long lastRead() {
+                    return tailer.index() - 1;
+                }
+
+                public void printed() {
+                }
+            };
+        }
+
+        static Reader of(NamedTailer<MarketData> named, PrintStream out) {
+            return new Reader() {
+                public boolean readNext(MarketData into) {
+                    return named.readNext(into);
+                }
+
+                public boolean next(MarketData into, WaitStrategy strategy, long timeoutNanos) {
+                    return named.next(into, strategy, timeoutNanos);
+                }
+
+                public long index() {
+                    return named.index();
+                }
+
+                public long lastRead() {
+                    return named.lastReadIndex();
+                }
+
+                public void printed() {
+                    out.flush(); // the line is out before the commit: at least once
+                    named.commit();
+                }
+            };
+        }
+    }
+
+    private NamedTailer<MarketData> named(BlitQueue<MarketData> queue) {
+        try {
+            NamedTailer.Options options = switch (from.where()) {
+                case START -> NamedTailer.Options.defaults();
+                case END -> NamedTailer.Options.defaults().fromEnd();
+                case INDEX -> NamedTailer.Options.defaults().from(from.index());
+            };
+            return queue.tailer(consumer, options);
+        } catch (IllegalArgumentException e) {
+            String option = e.getMessage().startsWith("consumer name") ? "--consumer" : "--from " + from.index();
+            throw new ParameterException(spec.commandLine(), option + ": " + CliSupport.oneLine(e.getMessage()));
         }
     }
 
@@ -104,28 +201,29 @@ final class TailCommand implements Callable<Integer> {
         };
     }
 
-    private void print(Tailer<MarketData> tailer, Field[] fields) {
+    private void print(Reader reader, Field[] fields) {
         MarketData md = new MarketData();
         StringBuilder line = new StringBuilder(512);
-        long expected = tailer.index();
+        long expected = reader.index();
         for (long printed = 0; printed < count; ) {
-            boolean read = tailer.readNext(md);
+            boolean read = reader.readNext(md);
             if (!read) {
                 if (!follow) {
                     break;
                 }
                 out.flush();
-                read = tailer.next(md, WaitStrategy.PARK, TimeUnit.MILLISECONDS.toNanos(100));
+                read = reader.next(md, WaitStrategy.PARK, TimeUnit.MILLISECONDS.toNanos(100));
                 if (!read) {
                     continue;
                 }
             }
-            long index = tailer.index() - 1;
+            long index = reader.lastRead();
             QueueFiles.reportGap(out, expected, index);
             expected = index + 1;
             line.setLength(0);
             line.append("index=").append(index);
             out.println(QueueFiles.appendFields(line, fields, md));
+            reader.printed();
             printed++;
         }
     }

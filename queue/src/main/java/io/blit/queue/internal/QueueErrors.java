@@ -3,6 +3,7 @@ package io.blit.queue.internal;
 import io.blit.core.IncompatibleLayoutException;
 import io.blit.layout.CorruptDescriptorException;
 import io.blit.layout.LayoutComparison;
+import io.blit.queue.ConsumerHeldException;
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueCorruptedException;
@@ -223,6 +224,59 @@ public final class QueueErrors {
 
     public static IllegalStateException openedRaw(Path dir) {
         return new IllegalStateException("queue " + dir + " is opened raw: use the MemorySegment methods");
+    }
+
+    // ---- named consumers
+
+    public static IllegalArgumentException badConsumerName(String name, String problem) {
+        return new IllegalArgumentException("consumer name \"" + name + "\" must be 1 to " + ConsumerSlots.MAX_NAME_LENGTH
+                + " characters of A-Z a-z 0-9 . _ -: " + problem);
+    }
+
+    public static ConsumerHeldException consumerHeld(Path dir, String name, long pid, boolean thisProcess) {
+        return new ConsumerHeldException("consumer " + name + " of queue " + dir + " is held by "
+                + (thisProcess ? "this process (pid " + pid + "): a tailer of that name is open here; close it first"
+                        : "live process " + pid + ": one holder at a time; it is taken over once that process is gone"),
+                name, pid);
+    }
+
+    public static IllegalStateException consumerLost(Path dir, String name, long holderPid) {
+        return new IllegalStateException("named tailer " + name + " of queue " + dir + " no longer holds its name ("
+                + (holderPid == 0 ? "released" : "now held by pid " + holderPid) + "): the commit was not made");
+    }
+
+    public static IllegalStateException consumerBeyondEnd(Path dir, String name, long committed,
+                                                          IllegalArgumentException cause) {
+        IllegalStateException beyond = new IllegalStateException("consumer " + name + " of queue " + dir
+                + " committed index " + committed + ", beyond the end of the queue: " + cause.getMessage()
+                + " (were the segment files replaced? remove the consumer to start it again)");
+        beyond.initCause(cause);
+        return beyond;
+    }
+
+    public static IllegalStateException consumersFull(Path file, int slots) {
+        return new IllegalStateException("consumer positions file " + file + " holds " + slots
+                + " names, all used: remove consumers that are no longer needed (BlitQueue.removeConsumer)");
+    }
+
+    public static IllegalStateException consumerSlotStuck(Path file, long offset, long pid) {
+        return new IllegalStateException("consumer positions file " + file + ": the slot at byte " + offset
+                + " has been being created by live process " + pid + " for more than 10 s");
+    }
+
+    public static QueueCorruptedException badConsumerFile(Path file, long offset, String problem) {
+        return new QueueCorruptedException(file, offset, "consumer positions file: " + problem);
+    }
+
+    public static QueueCorruptedException badConsumerSlot(Path file, long offset, String problem) {
+        return new QueueCorruptedException(file, offset, "consumer slot: " + problem);
+    }
+
+    public static MessagesDeletedException messagesDeleted(MessagesDeletedException deleted, String consumer) {
+        MessagesDeletedException named = new MessagesDeletedException(deleted.directory(), deleted.firstMissing(),
+                deleted.firstAvailable(), consumer);
+        named.initCause(deleted);
+        return named;
     }
 
     public static IllegalStateException notClosable(int count, String thread) {

@@ -4,6 +4,7 @@ import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.RetentionPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -57,13 +58,61 @@ public final class Retention {
             return List.of(); // the default: no directory listing on every roll
         }
         long[] firsts = SegmentFiles.list(dir);
-        int delete = switch (policy) {
+        int delete = Math.min(deletable(dir, firsts, policy, nowEpochNanos), firsts.length - 1);
+        return delete <= 0 ? List.of() : deleteBefore(dir, firsts[delete]);
+    }
+
+    /** How many of the oldest files {@code policy} deletes (may exceed what may be deleted: the caller caps it). */
+    private static int deletable(Path dir, long[] firsts, RetentionPolicy policy, long nowEpochNanos) {
+        return switch (policy) {
             case RetentionPolicy.KeepAll keepAll -> 0;
             case RetentionPolicy.KeepNewestFiles keep -> Math.max(0, firsts.length - keep.files());
             case RetentionPolicy.KeepFor keep -> expired(dir, firsts, nowEpochNanos - keep.age().toNanos());
+            case RetentionPolicy.UntilConsumed spare -> {
+                int base = deletable(dir, firsts, spare.base(), nowEpochNanos);
+                yield base == 0 ? 0 : Math.min(base, Math.max(passed(firsts, slowestNext(dir)),
+                        forced(dir, firsts, spare, nowEpochNanos)));
+            }
         };
-        delete = Math.min(delete, firsts.length - 1);
-        return delete <= 0 ? List.of() : deleteBefore(dir, firsts[delete]);
+    }
+
+    /** How many of the oldest files hold only indices below {@code next}. */
+    private static int passed(long[] firsts, long next) {
+        int count = 0;
+        while (count + 1 < firsts.length && firsts[count + 1] <= next) {
+            count++;
+        }
+        return count;
+    }
+
+    /** How many of the oldest files are past {@code spare}'s limits, consumers or not. */
+    private static int forced(Path dir, long[] firsts, RetentionPolicy.UntilConsumed spare, long nowEpochNanos) {
+        int byAge = spare.maxAge() == null ? 0 : expired(dir, firsts, nowEpochNanos - spare.maxAge().toNanos());
+        int bySize = 0;
+        if (spare.maxBytes() != Long.MAX_VALUE && firsts.length > 0) {
+            long segmentSize = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]).segmentSize();
+            long keep = Math.max(1, spare.maxBytes() / segmentSize);
+            bySize = (int) Math.max(0, firsts.length - keep);
+        }
+        return Math.max(byAge, bySize);
+    }
+
+    /**
+     * The lowest next index (committed index + 1) of the named consumers in {@code dir}'s positions file, read now;
+     * {@link Long#MAX_VALUE} if there is no consumer. A consumer that moves back below it afterwards
+     * ({@code NamedTailer.seek}) may find files deleted: it gets a {@link MessagesDeletedException}.
+     */
+    public static long slowestNext(Path dir) {
+        try (Arena arena = Arena.ofConfined()) {
+            ConsumerSlots slots = ConsumerFile.mapExisting(dir, arena);
+            long slowest = Long.MAX_VALUE;
+            if (slots != null) {
+                for (ConsumerSlots.Entry entry : slots.entries()) {
+                    slowest = Math.min(slowest, entry.committed() + 1);
+                }
+            }
+            return slowest;
+        }
     }
 
     /** How many of the oldest files have a successor created at or before {@code cutoffEpochNanos}. */

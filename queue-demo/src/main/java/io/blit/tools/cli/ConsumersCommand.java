@@ -1,0 +1,53 @@
+package io.blit.tools.cli;
+
+import io.blit.queue.BlitQueue;
+import io.blit.queue.ConsumerPosition;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code consumers}: one line per named consumer of a queue, with its committed index and lag. */
+@Command(name = "consumers", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = {"List the named consumers of a queue.",
+                "",
+                "Prints one line per named consumer, in the order they were created:",
+                "  NAME committed C lag L holder PID|none last-commit TIME|never",
+                "C is the index of the last message NAME committed (-1: none yet), L the number of indices after C up "
+                        + "to the end of the queue (what NAME has still to read), PID the live process that holds NAME "
+                        + "(none if no process does: closed, or its process died), TIME its last commit in ISO-8601 UTC. "
+                        + "Prints nothing if the queue has no named consumer. Reads the queue's positions file "
+                        + "(consumers.blitc) and creates nothing.",
+                "",
+                "Example: risk committed 1234 lag 56 holder 4711 last-commit 2026-11-26T10:15:30.123Z",
+                ""},
+        footer = {"", QueueCli.EXIT_CODES})
+final class ConsumersCommand implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
+    private Path dir;
+
+    ConsumersCommand(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public Integer call() {
+        QueueFiles.existingQueue(dir);
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir)) {
+            for (ConsumerPosition consumer : queue.consumers()) {
+                out.println(line(consumer));
+            }
+        }
+        return QueueCli.OK;
+    }
+
+    /** {@code NAME committed C lag L holder PID|none last-commit TIME|never}. */
+    static String line(ConsumerPosition consumer) {
+        return consumer.name() + " committed " + consumer.committedIndex() + " lag " + consumer.lag()
+                + " holder " + (consumer.holderPid().isPresent() ? Long.toString(consumer.holderPid().getAsLong()) : "none")
+                + " last-commit " + consumer.lastCommit().map(Object::toString).orElse("never");
+    }
+}

@@ -1,0 +1,65 @@
+package io.blit.queue;
+
+import io.blit.queue.internal.ConsumerFile;
+import io.blit.queue.internal.ConsumerSlots;
+import io.blit.queue.internal.ProcessIdentity;
+import java.lang.foreign.Arena;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What {@link BlitQueue} does with its named consumers besides opening them: listing and removing, each with the
+ * positions file mapped for the call in the caller's thread. Neither creates the file. Stateless; thread-safe.
+ */
+final class Consumers {
+    private Consumers() {
+    }
+
+    /** Every named consumer of {@code queue}, in the order they were created. */
+    static List<ConsumerPosition> list(BlitQueue<?> queue) {
+        try (Arena arena = Arena.ofConfined()) {
+            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena);
+            if (slots == null) {
+                return List.of();
+            }
+            List<ConsumerSlots.Entry> entries = slots.entries();
+            long end = queue.endIndex(); // after the committed indices: every one of them is below it
+            List<ConsumerPosition> positions = new ArrayList<>(entries.size());
+            for (ConsumerSlots.Entry entry : entries) {
+                long holder = entry.holder();
+                positions.add(new ConsumerPosition(entry.name(), entry.committed(), end - entry.committed() - 1,
+                        holder != 0 && ProcessIdentity.isAlive(holder) ? OptionalLong.of(ProcessIdentity.pid(holder))
+                                : OptionalLong.empty(),
+                        entry.lastCommitMillis() == 0 ? Optional.empty()
+                                : Optional.of(Instant.ofEpochMilli(entry.lastCommitMillis()))));
+            }
+            return List.copyOf(positions);
+        }
+    }
+
+    /**
+     * Removes consumer {@code name}: claims it as an open would, marks its slot REMOVED, releases it.
+     *
+     * @return false if there is no such consumer
+     */
+    static boolean remove(BlitQueue<?> queue, String name) {
+        byte[] bytes = ConsumerSlots.encodeName(Objects.requireNonNull(name, "name"));
+        try (Arena arena = Arena.ofConfined()) {
+            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena);
+            int slot = slots == null ? -1 : slots.find(bytes);
+            if (slot < 0) {
+                return false;
+            }
+            slots.claim(slot, name);
+            try {
+                return slots.markRemoved(slot, bytes);
+            } finally {
+                slots.release(slot);
+            }
+        }
+    }
+}

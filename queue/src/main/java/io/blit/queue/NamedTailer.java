@@ -1,0 +1,403 @@
+package io.blit.queue;
+
+import io.blit.queue.internal.ConsumerFile;
+import io.blit.queue.internal.ConsumerSlots;
+import io.blit.queue.internal.ProcessIdentity;
+import io.blit.queue.internal.QueueErrors;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * A {@link Tailer} with a name whose position survives it: a <b>named consumer</b>. It starts after the last index
+ * committed under its name, or, for a new name, where its {@link Options} say; {@link #commit()} records the index of
+ * the last message read, in the queue's positions file ({@code consumers.blitc}, format: docs/queue-design.md).
+ * Obtained from {@link BlitQueue#tailer(String)} and {@link BlitQueue#tailer(String, Options)}.
+ *
+ * <pre>{@code
+ * try (NamedTailer<MarketData> risk = queue.tailer("risk")) {
+ *     while (risk.next(md, WaitStrategy.PARK, timeoutNanos)) {
+ *         process(md);
+ *         risk.commit();                  // or Options.autoCommit(true)
+ *     }
+ * }
+ * }</pre>
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li><b>Names.</b> 1 to {@value #MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._-]}; a positions file holds up to
+ *       1023 names.</li>
+ *   <li><b>One live holder.</b> Opening claims the name by a compare-and-set of the holder word in its slot; while the
+ *       holder's process lives (this process included: a second open in any thread), another open throws
+ *       {@link ConsumerHeldException} naming its pid. A holder whose process died (a pid now unused, or used by a
+ *       process that started later) is taken over. {@link #close()} releases the name.</li>
+ *   <li><b>Delivery: at least once.</b> After a crash or a close without commit, the next holder starts after the
+ *       last commit, so the messages read since are read again: commit after processing, and make processing
+ *       idempotent or use the exactly-once recipe of docs/queue.md (the output records the input's index). With
+ *       {@link Options#autoCommit}, a message is committed when it is read, before the caller processes it: a crash
+ *       while processing it skips it (at most once for that message).</li>
+ *   <li><b>Crash safety.</b> A commit is two stores into the mapped file, not a system call: an opaque store of the
+ *       time, then a release store of the index (one aligned 8-byte word, never torn). After {@code kill -9} of the
+ *       process, the last commit survives (it is in the page cache). After a power loss or an OS crash, a commit not
+ *       yet written back may revert to an earlier one — the messages after it are delivered again — but the aligned
+ *       word within one sector is not torn. {@link #sync()} forces the commit to storage (an {@code msync}).</li>
+ *   <li><b>Single-threaded.</b> Like a {@link Tailer}, it belongs to the thread of its first read; it may be created in
+ *       one thread and handed to another before its first read. Its mapping of the positions file is shared, so a
+ *       commit made before a hand-over is seen by the next thread and by every process.</li>
+ *   <li><b>Memory ordering.</b> A commit's release store of the index pairs with the acquire load of the next holder
+ *       (in any process) and of {@link BlitQueue#consumers()}: seeing an index, they see that commit's time too.</li>
+ *   <li><b>Retention.</b> A named consumer does not hold files back unless the queue's policy says so
+ *       ({@link RetentionPolicy#untilConsumed(java.time.Duration)}). If its next index was deleted, every read throws
+ *       {@link MessagesDeletedException} naming the consumer and the missing indices, and it stays where it is;
+ *       {@link #seek}{@code (e.firstAvailable())} goes on.</li>
+ *   <li><b>Cost.</b> Reading and committing allocate nothing except when moving to the next file; a commit reads the
+ *       clock ({@link System#currentTimeMillis()}) and checks that the name is still held (one load).</li>
+ * </ul>
+ *
+ * @param <T> the message class ({@link Void} for a raw queue)
+ */
+public final class NamedTailer<T> implements AutoCloseable {
+    /** The longest name. */
+    public static final int MAX_NAME_LENGTH = ConsumerSlots.MAX_NAME_LENGTH;
+
+    /**
+     * How a named tailer starts when its name is new, and whether it commits by itself. Immutable.
+     *
+     * @param start      where a new name starts ({@link Start}); an existing name always resumes after its committed
+     *                   index. The start is recorded at once, as the commit of the index before it, so a tailer that
+     *                   closes before reading resumes there, not at a later end
+     * @param startIndex the first index for {@link Start#INDEX}; 0 otherwise
+     * @param autoCommit whether every successful read commits the message it read ({@link #commit()}) before it
+     *                   returns; default false. A message committed on read and lost with a crash while it is
+     *                   processed is not read again: commit after processing for at-least-once processing
+     */
+    public record Options(Start start, long startIndex, boolean autoCommit) {
+        /** Where a new name starts. */
+        public enum Start {
+            /** At the first message of the queue (of its oldest file left). */
+            START,
+            /** After the last message committed now, as {@link BlitQueue#tailerFromEnd()}. */
+            END,
+            /** At {@link Options#startIndex()}, as {@link BlitQueue#tailerFrom(long)}. */
+            INDEX
+        }
+
+        /**
+         * @throws NullPointerException     if {@code start} is null
+         * @throws IllegalArgumentException if {@code startIndex} is negative, or not 0 for START and END
+         */
+        public Options {
+            Objects.requireNonNull(start, "start");
+            if (startIndex < 0 || start != Start.INDEX && startIndex != 0) {
+                throw new IllegalArgumentException("start index " + startIndex + " with start " + start
+                        + ": an index >= 0 is given with INDEX only");
+            }
+        }
+
+        /** A new name starts at the first message; commits are explicit. */
+        public static Options defaults() {
+            return new Options(Start.START, 0, false);
+        }
+
+        /** These options with a new name starting at the first message of the queue. */
+        public Options fromStart() {
+            return new Options(Start.START, 0, autoCommit);
+        }
+
+        /** These options with a new name starting after the last message committed when it is opened. */
+        public Options fromEnd() {
+            return new Options(Start.END, 0, autoCommit);
+        }
+
+        /** These options with a new name starting at {@code index} (>= 0). */
+        public Options from(long index) {
+            return new Options(Start.INDEX, index, autoCommit);
+        }
+
+        /** These options with the commit after every read turned on or off. */
+        public Options autoCommit(boolean commitEachRead) {
+            return new Options(start, startIndex, commitEachRead);
+        }
+    }
+
+    private final BlitQueue<T> queue;
+    private final String name;
+    private final Arena arena;
+    private final ConsumerSlots slots;
+    private final int slot;
+    private final long identity = ProcessIdentity.current();
+    private final boolean autoCommit;
+    /** The reader at {@link #lastRead} + 1, or null while that index is deleted (every read then throws). */
+    private Tailer<T> tailer;
+    private long lastRead;
+    private boolean closed;
+
+    private NamedTailer(BlitQueue<T> queue, String name, Options options, Arena arena, ConsumerSlots slots, int slot,
+                        Tailer<T> tailer, long committed) {
+        this.queue = queue;
+        this.name = name;
+        this.autoCommit = options.autoCommit();
+        this.arena = arena;
+        this.slots = slots;
+        this.slot = slot;
+        this.tailer = tailer;
+        this.lastRead = committed;
+    }
+
+    /**
+     * Maps the positions file (creating it), finds or creates the name's slot, claims it and positions a tailer
+     * after its committed index.
+     */
+    static <T> NamedTailer<T> open(BlitQueue<T> queue, String name, Options options) {
+        Objects.requireNonNull(options, "options");
+        byte[] bytes = ConsumerSlots.encodeName(Objects.requireNonNull(name, "name"));
+        Arena arena = Arena.ofShared(); // the tailer may be created in one thread and used in another
+        try {
+            ConsumerSlots slots = ConsumerFile.mapOrCreate(queue.directory(), queue.files().privateFiles(), arena);
+            while (true) {
+                int slot = slots.find(bytes);
+                Tailer<T> fresh = null;
+                if (slot < 0) {
+                    fresh = start(queue, options);
+                    slot = slots.findOrCreate(bytes, fresh.index() - 1);
+                }
+                slots.claim(slot, name);
+                if (!slots.isReady(slot, bytes)) { // removed meanwhile: create it again
+                    slots.release(slot);
+                    if (fresh != null) {
+                        fresh.close();
+                    }
+                    continue;
+                }
+                try {
+                    long committed = slots.committed(slot);
+                    Tailer<T> tailer = fresh != null && fresh.index() == committed + 1 ? fresh : resume(queue, name, committed);
+                    if (fresh != null && tailer != fresh) {
+                        fresh.close(); // another creator's start won; nothing of it is mapped
+                    }
+                    return new NamedTailer<>(queue, name, options, arena, slots, slot, tailer, committed);
+                } catch (RuntimeException | Error e) {
+                    slots.release(slot);
+                    throw e;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private static <T> Tailer<T> start(BlitQueue<T> queue, Options options) {
+        return switch (options.start()) {
+            case START -> Tailer.atStart(queue);
+            case END -> Tailer.atEnd(queue);
+            case INDEX -> Tailer.atIndex(queue, options.startIndex());
+        };
+    }
+
+    /** A tailer after {@code committed}, or null if that index was deleted. */
+    private static <T> Tailer<T> resume(BlitQueue<T> queue, String name, long committed) {
+        try {
+            return Tailer.atIndex(queue, committed + 1);
+        } catch (MessagesDeletedException deleted) {
+            return null;
+        } catch (IllegalArgumentException beyondEnd) {
+            throw QueueErrors.consumerBeyondEnd(queue.directory(), name, committed, beyondEnd);
+        }
+    }
+
+    /** The consumer's name. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * As {@link Tailer#readNext}; a message read becomes {@link #lastReadIndex()}, committed at once with
+     * {@link Options#autoCommit}.
+     *
+     * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
+     * @throws IllegalStateException    if closed, or (auto-commit) the name was taken over
+     */
+    public boolean readNext(T into) {
+        Tailer<T> reader = reader();
+        try {
+            if (!reader.readNext(into)) {
+                return false;
+            }
+        } catch (MessagesDeletedException deleted) {
+            throw QueueErrors.messagesDeleted(deleted, name);
+        }
+        read(reader);
+        return true;
+    }
+
+    /**
+     * As {@link Tailer#readNextBytes}; a message read becomes {@link #lastReadIndex()}, committed at once with
+     * {@link Options#autoCommit}.
+     *
+     * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
+     */
+    public long readNextBytes(MemorySegment into) {
+        Tailer<T> reader = reader();
+        long length;
+        try {
+            length = reader.readNextBytes(into);
+        } catch (MessagesDeletedException deleted) {
+            throw QueueErrors.messagesDeleted(deleted, name);
+        }
+        if (length >= 0) {
+            read(reader);
+        }
+        return length;
+    }
+
+    /**
+     * Reads the next message into {@code into}, waiting with {@code strategy} up to {@code timeoutNanos}; as
+     * {@link #readNext} otherwise.
+     *
+     * @return true if a message was read, false on time-out
+     */
+    public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
+        Objects.requireNonNull(strategy, "strategy");
+        if (readNext(into)) {
+            return true;
+        }
+        long start = System.nanoTime();
+        for (int attempt = 0; ; attempt++) {
+            if (System.nanoTime() - start >= timeoutNanos) {
+                return false;
+            }
+            strategy.idle(attempt);
+            if (readNext(into)) {
+                return true;
+            }
+        }
+    }
+
+    private void read(Tailer<T> reader) {
+        lastRead = reader.index() - 1;
+        if (autoCommit) {
+            commit();
+        }
+    }
+
+    /**
+     * Commits {@link #lastReadIndex()}: the next holder of this name starts after it. A store of the time and a release
+     * store of the index into the mapped positions file; no system call, nothing allocated.
+     *
+     * @throws IllegalStateException if closed, or if this tailer no longer holds the name (another process took it
+     *                               over, having found this one dead; the commit is not made)
+     */
+    public void commit() {
+        ensureOpen();
+        long holder = slots.holder(slot);
+        if (holder != identity) {
+            throw QueueErrors.consumerLost(queue.directory(), name, ProcessIdentity.pid(holder));
+        }
+        slots.commit(slot, lastRead, System.currentTimeMillis());
+    }
+
+    /**
+     * Forces this consumer's slot of the positions file to storage ({@link MemorySegment#force()}, an {@code msync}
+     * of its page), so that the last commit survives a power loss or an OS crash. Costs a write to the device: tens of
+     * microseconds on a local SSD, milliseconds on disks and network storage; commits need it only where re-reading
+     * the messages since the previous write-back is not acceptable.
+     *
+     * @throws IllegalStateException        if closed
+     * @throws java.io.UncheckedIOException if the file system fails
+     */
+    public void sync() {
+        ensureOpen();
+        slots.force(slot);
+    }
+
+    /**
+     * Moves this tailer so that its next message is {@code index}; {@link #lastReadIndex()} becomes
+     * {@code index - 1}, which the next {@link #commit()} records. Nothing is committed by the move itself.
+     *
+     * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
+     * @throws MessagesDeletedException if {@code index} was deleted by retention
+     * @throws WrongThreadException     if called from another thread than the one this tailer belongs to
+     */
+    public void seek(long index) {
+        ensureOpen();
+        Tailer<T> moved = Tailer.atIndex(queue, index);
+        if (tailer != null) {
+            tailer.close();
+        }
+        tailer = moved;
+        lastRead = index - 1;
+    }
+
+    /** The index of the next message this tailer will return (or, after a deletion, the first missing one). */
+    public long index() {
+        return tailer != null ? tailer.index() : lastRead + 1;
+    }
+
+    /**
+     * The index of the last message read (what {@link #commit()} records): at open, the committed index; -1 if there is
+     * none.
+     */
+    public long lastReadIndex() {
+        return lastRead;
+    }
+
+    /** The index committed under this name, as stored now (acquire load). */
+    public long committedIndex() {
+        ensureOpen();
+        return slots.committed(slot);
+    }
+
+    /**
+     * As {@link Tailer#pretouch}.
+     *
+     * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
+     */
+    public long pretouch(long bytes) {
+        return reader().pretouch(bytes);
+    }
+
+    /**
+     * Releases the name (without committing) and unmaps everything this tailer mapped. Idempotent; must be called from
+     * the tailer's thread once it has read.
+     *
+     * @throws WrongThreadException if called from another thread than the one this tailer belongs to (it stays open)
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (tailer != null) {
+            tailer.close();
+        }
+        closed = true;
+        try {
+            slots.release(slot);
+        } finally {
+            arena.close();
+            queue.unregister(this);
+        }
+    }
+
+    /** The tailer at the next index; throws the deletion again if that index is deleted. */
+    private Tailer<T> reader() {
+        ensureOpen();
+        Tailer<T> reader = tailer;
+        if (reader == null) {
+            try {
+                reader = Tailer.atIndex(queue, lastRead + 1);
+            } catch (MessagesDeletedException deleted) {
+                throw QueueErrors.messagesDeleted(deleted, name);
+            }
+            tailer = reader;
+        }
+        return reader;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw QueueErrors.closed("named tailer " + name, queue.directory());
+        }
+    }
+}
