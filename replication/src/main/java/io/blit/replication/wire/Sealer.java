@@ -34,7 +34,9 @@ public final class Sealer {
     /** Nonces no message uses (first four bytes 0xFF), to move the cipher off a nonce whose verification failed. */
     private final byte[] resetIv = {-1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
     private long resets;
-    private byte[] scratch = new byte[64 << 10];
+    /** Bytes of withheld ciphertext computed per call while tagging (a multiple of the AES block). */
+    private static final int CHUNK = 16 << 10;
+    private byte[] scratch = new byte[CHUNK + TAG];
 
     /** A sealer under {@code key} (32 bytes, see {@link Keys#session}). */
     public Sealer(byte[] key) {
@@ -51,16 +53,16 @@ public final class Sealer {
      * them; the bytes themselves are not changed.
      */
     public void sign(byte[] bytes, int offset, int head, int length, long sequence) {
-        byte[] out = tagInScratch(bytes, offset, head, length, sequence, false);
-        System.arraycopy(out, length - head, bytes, offset + length, TAG);
+        int tagAt = tagInScratch(bytes, offset, head, length, sequence, false);
+        System.arraycopy(scratch, tagAt, bytes, offset + length, TAG);
     }
 
     /** Whether the {@link #TAG} bytes after the {@code length} bytes at {@code offset} are their tag (constant time). */
     public boolean verify(byte[] bytes, int offset, int head, int length, long sequence) {
-        byte[] out = tagInScratch(bytes, offset, head, length, sequence, true);
+        int tagAt = tagInScratch(bytes, offset, head, length, sequence, true);
         int difference = 0;
         for (int i = 0; i < TAG; i++) {
-            difference |= out[length - head + i] ^ bytes[offset + length + i];
+            difference |= scratch[tagAt + i] ^ bytes[offset + length + i];
         }
         if (difference != 0) {
             moveOff(); // the genuine message of this sequence may still come: its check must not reuse this nonce
@@ -73,10 +75,7 @@ public final class Sealer {
      * never seal two messages) and throws; checking a message under the sequence just checked (which the callers'
      * sequence rules never do) moves the cipher off that nonce first instead of failing.
      */
-    private byte[] tagInScratch(byte[] bytes, int offset, int head, int length, long sequence, boolean checking) {
-        if (scratch.length < length - head + TAG) {
-            scratch = new byte[length - head + TAG];
-        }
+    private int tagInScratch(byte[] bytes, int offset, int head, int length, long sequence, boolean checking) {
         try {
             Cipher cipher;
             try {
@@ -89,8 +88,12 @@ public final class Sealer {
                 cipher = cipher(Cipher.ENCRYPT_MODE, sequence);
             }
             cipher.updateAAD(bytes, offset, head);
-            cipher.doFinal(bytes, offset + head, length - head, scratch, 0);
-            return scratch;
+            int at = offset + head;
+            int end = offset + length;
+            for (; end - at > CHUNK; at += CHUNK) { // the withheld ciphertext stays in a cache-sized scratch
+                cipher.update(bytes, at, CHUNK, scratch, 0);
+            }
+            return cipher.doFinal(bytes, at, end - at, scratch, 0) - TAG;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot compute a replication message's tag", e);
         }
