@@ -64,12 +64,7 @@ class HostileNetworkTest {
         try (TappedDriver sourceDriver = new TappedDriver(drivers.resolve("source").toString());
              BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL);
              Attacker attacker = new Attacker(drivers.resolve("attacker").toString())) {
-            sourceDriver.listen(frame -> {
-                if (frame.streamId() == CONTROL_STREAM && frame.payload().length >= 4
-                        && Wire.type(new UnsafeBuffer(frame.payload()), 0, frame.payload().length) == Wire.SUBSCRIBE) {
-                    captured.compareAndSet(null, frame.payload());
-                }
-            });
+            captureFirstSubscribe(sourceDriver, captured);
             Appender<Tick> appender = queue.appender();
             append(appender, 0, 1_000);
             try (ReplicationSource server = ReplicationSource.start(source,
@@ -117,12 +112,7 @@ class HostileNetworkTest {
         try (TappedDriver sourceDriver = new TappedDriver(drivers.resolve("source").toString());
              BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL);
              Attacker attacker = new Attacker(drivers.resolve("attacker").toString())) {
-            sourceDriver.listen(frame -> {
-                if (frame.streamId() == CONTROL_STREAM && frame.payload().length >= 4
-                        && Wire.type(new UnsafeBuffer(frame.payload()), 0, frame.payload().length) == Wire.SUBSCRIBE) {
-                    captured.compareAndSet(null, frame.payload());
-                }
-            });
+            captureFirstSubscribe(sourceDriver, captured);
             Appender<Tick> appender = queue.appender();
             append(appender, 0, 100);
             SourceOptions options = ReplicationTest.options(control).aeronDir(sourceDriver.directory())
@@ -340,6 +330,16 @@ class HostileNetworkTest {
             appender.close();
         }
         ReplicationTest.assertSameFiles(source, replica);
+    }
+
+    /** Keeps the first SUBSCRIBE the source's driver receives, as an observer on the path would. */
+    private static void captureFirstSubscribe(TappedDriver sourceDriver, AtomicReference<byte[]> captured) {
+        sourceDriver.listen(frame -> {
+            if (frame.streamId() == CONTROL_STREAM && frame.payload().length >= 4
+                    && Wire.type(new UnsafeBuffer(frame.payload()), 0, frame.payload().length) == Wire.SUBSCRIBE) {
+                captured.compareAndSet(null, frame.payload());
+            }
+        });
     }
 
     /** A BATCH of the same length as a HEARTBEAT (so that it takes exactly the genuine message's place): a run head, no key. */
