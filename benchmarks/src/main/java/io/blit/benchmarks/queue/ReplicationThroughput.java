@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
  * local tailer in place of the replica ({@code local sustained}: same window, same seconds, so both write the same
  * volume of fresh files for as long) and by a {@link QueueThroughput} append+tail burst of {@code --local-messages}
  * ({@code local burst}: the queue's own throughput figure), so all three come from the same run of the same machine;
- * a shorter warm-up run of each kind comes first and is not counted. The replicated run is made once per batch
+ * a shorter warm-up run of each kind comes first and is not counted; each replicated run starts a new replica JVM,
+ * which {@code --replica-warm-up S} lets replicate for S seconds before the run measures. The replicated run is made once per batch
  * protection of {@code --protection}, in turn within each round: {@code authenticated} (the default protection: a tag
  * on every batch), {@code encrypted} (AES-256-GCM), and {@code plain} (no tag checked: both JVMs set
  * {@code blit.replication.benchmark.unauthenticatedBatches}, what the tag costs is the difference):
@@ -83,6 +84,14 @@ public final class ReplicationThroughput implements Callable<Integer> {
             description = "replication's idle strategy on both sides (system property blit.replication.idle; default backoff)")
     private String idle = "backoff";
 
+    @Option(names = "--replica-warm-up", paramLabel = "S",
+            description = "seconds each replicated run replicates, unmeasured, before it measures, so that its new replica"
+                    + " JVM is compiled (default 0: measure from its start)")
+    private int replicaWarmUp = 0;
+
+    /** The index after the last one the last loop appended. */
+    private long appendedUpTo;
+
     @Option(names = "--protection", paramLabel = "P,...", split = ",",
             description = "batch protections of the replicated runs, in turn: plain, authenticated, encrypted (default all)")
     private List<String> protections = List.of("plain", "authenticated", "encrypted");
@@ -97,9 +106,9 @@ public final class ReplicationThroughput implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (seconds < 1 || runs < 1 || window < 1_000 || localMessages < 1_000) {
+        if (seconds < 1 || runs < 1 || window < 1_000 || localMessages < 1_000 || replicaWarmUp < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                    "--seconds and --runs must be >= 1, --window and --local-messages >= 1000");
+                    "--seconds and --runs must be >= 1, --window and --local-messages >= 1000, --replica-warm-up >= 0");
         }
         System.setProperty(IdleStrategies.PROPERTY, idle);
         System.out.printf(Locale.ROOT, "replication throughput: MarketData, %d s per run, window %,d, segment %,d bytes,"
@@ -173,7 +182,17 @@ public final class ReplicationThroughput implements Callable<Integer> {
             appender.append(md);
             replica = follow(replicaDir, control, secret, work.resolve("replica.log"), plain);
             source.awaitReplicated(0, 1, Duration.ofSeconds(60));
-            double rate = appendWithin(appender, md, 1, label, () -> acknowledged(source),
+            long first = 1;
+            if (replicaWarmUp > 0) { // this run's replica JVM starts cold: its JIT compiles while this runs
+                int measured = seconds;
+                seconds = replicaWarmUp;
+                appendWithin(appender, md, first, label + " (this replica's warm-up)", () -> acknowledged(source),
+                        upTo -> source.awaitReplicated(upTo, 1, Duration.ofSeconds(60)), "acknowledged");
+                seconds = measured;
+                first = appendedUpTo;
+                source.awaitReplicated(first - 1, 1, Duration.ofSeconds(60));
+            }
+            double rate = appendWithin(appender, md, first, label, () -> acknowledged(source),
                     upTo -> source.awaitReplicated(upTo, 1, Duration.ofSeconds(60)), "acknowledged");
             if (rate <= 0) { // the replica fell away: show why before its log is deleted with the run's files
                 System.out.println("the replica's log:");
@@ -212,6 +231,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 appender.append(md);
             }
         }
+        appendedUpTo = next;
         long consumed = done.getAsLong() - startDone;
         double elapsed = (System.nanoTime() - start) / 1e9;
         double rate = consumed / elapsed / 1e6;
