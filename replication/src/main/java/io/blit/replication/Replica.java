@@ -218,15 +218,8 @@ public final class Replica implements AutoCloseable {
                     + " yet (is it running and reachable, and does it hold the same secret?)");
             lastHeard = now;
         }
-        byte[] descriptor = null;
-        if (options.expectedLayout() != null) {
-            descriptor = new byte[options.expectedLayout().encodedSize()];
-            options.expectedLayout().encodeTo(MemorySegment.ofArray(descriptor), 0);
-        }
-        int flags = (options.sync() ? Subscribe.FLAG_SYNC : 0) | (options.requireEncryption() ? Subscribe.FLAG_ENCRYPT : 0)
-                | (BatchProtection.benchmarkPlainAllowed() ? Subscribe.FLAG_BENCHMARK_PLAIN : 0);
-        Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), flags,
-                options.endpoint(), writer.newestFileHeader(), descriptor);
+        Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), options.subscribeFlags(),
+                options.endpoint(), writer.newestFileHeader(), options.expectedDescriptor());
         control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
     }
 
@@ -367,7 +360,14 @@ public final class Replica implements AutoCloseable {
         }
         if (type == Wire.BATCH) {
             String malformed = Batch.check(in, length);
-            return malformed != null ? malformed : applyBatch(length);
+            if (malformed != null) {
+                return malformed;
+            }
+            try {
+                return BatchApplier.apply(writer, in, inSegment);
+            } finally {
+                held = writer.nextIndex(); // what the entries before a failing one wrote is held
+            }
         }
         return "a message of type " + type + " or length " + length + " that does not belong in a stream";
     }
@@ -380,58 +380,6 @@ public final class Replica implements AutoCloseable {
     /** How many messages this replica dropped for {@code reason} since it started. */
     public long dropped(DropReason reason) {
         return drops.total(reason);
-    }
-
-    /** Applies a checked batch; returns why the stream diverged from what the replica holds, or null. */
-    private String applyBatch(int length) {
-        int count = Session.aux(in);
-        int at = Session.BODY_AT;
-        try {
-            for (int i = 0; i < count; i++) {
-                int kind = Batch.kind(in, at);
-                if (kind == Batch.ENTRY_FILE) {
-                    writer.startFile(Batch.fileHeader(in, at)); // an invalid header: IllegalArgumentException
-                } else if (kind == Batch.ENTRY_RUN) {
-                    applyRun(at);
-                } else {
-                    applyRecord(Batch.index(in, at), Batch.recordWord(in, at));
-                }
-                at = Batch.next(in, at);
-            }
-            return null;
-        } catch (QueueCorruptedException storage) {
-            throw storage; // the replica's own files failed: it stops (onData); a restart resumes
-        } catch (IllegalStateException | IllegalArgumentException diverged) {
-            return "a batch the replica cannot take (" + diverged.getMessage() + ")";
-        } finally {
-            held = writer.nextIndex(); // what the entries before a failing one wrote is held
-        }
-    }
-
-    private void applyRecord(long index, long word) {
-        long next = writer.nextIndex();
-        if (index < next && !ReplicaWriter.isPadding(word)) {
-            return; // held already (the stream restarted before it)
-        }
-        if (index > next) {
-            throw new IllegalStateException("a gap: record " + index + " arrived, the replica expects " + next);
-        }
-        writer.write(word, MemorySegment.NULL, 0, 0);
-    }
-
-    private void applyRun(int at) {
-        long index = Batch.index(in, at);
-        int count = Batch.runCount(in, at);
-        long next = writer.nextIndex();
-        if (index <= next - count) { // index + count <= next, without overflow (next >= -1, count >= 1)
-            return; // held already (the stream restarted before it)
-        }
-        if (index != next) {
-            throw new IllegalStateException("a run of indices " + index + " to " + (index + count - 1)
-                    + " arrived, the replica expects " + next);
-        }
-        writer.writeRun(index, Batch.runPosition(in, at), inSegment, at + Batch.RUN_BYTES, Batch.runLength(in, at),
-                count);
     }
 
     /** Stops following and closes the replica's files and Aeron client. */

@@ -1,6 +1,8 @@
 package io.blit.replication;
 
 import io.blit.layout.LayoutDescriptor;
+import io.blit.replication.wire.BatchProtection;
+import io.blit.replication.wire.Subscribe;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -73,6 +75,22 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
     public ReplicaOptions privateFiles(boolean ownerOnly) {
         return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout,
                 requireEncryption, ownerOnly);
+    }
+
+    /** The flags of this replica's SUBSCRIBE. */
+    int subscribeFlags() {
+        return (sync ? Subscribe.FLAG_SYNC : 0) | (requireEncryption ? Subscribe.FLAG_ENCRYPT : 0)
+                | (BatchProtection.benchmarkPlainAllowed() ? Subscribe.FLAG_BENCHMARK_PLAIN : 0);
+    }
+
+    /** The expected layout's encoding for SUBSCRIBE, or null for any layout. */
+    byte[] expectedDescriptor() {
+        if (expectedLayout == null) {
+            return null;
+        }
+        byte[] descriptor = new byte[expectedLayout.encodedSize()];
+        expectedLayout.encodeTo(java.lang.foreign.MemorySegment.ofArray(descriptor), 0);
+        return descriptor;
     }
 
     @Override

@@ -142,10 +142,11 @@ public final class ReplicationSource implements AutoCloseable {
     public void awaitReplicated(long index, int replicas, Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         int spins = 0;
-        while (acknowledged(index) < replicas) {
+        while (Acknowledgements.count(sessions.values(), index) < replicas) {
             if (System.nanoTime() - deadline > 0) {
-                throw new TimeoutException("index " + index + " reached " + acknowledged(index) + " of " + replicas
-                        + " replicas within " + timeout + ": " + describeBehind(index));
+                throw new TimeoutException("index " + index + " reached " + Acknowledgements.count(sessions.values(), index)
+                        + " of " + replicas + " replicas within " + timeout + ": "
+                        + Acknowledgements.describeBehind(sessions.values(), index));
             }
             if (Thread.interrupted()) {
                 throw new InterruptedException();
@@ -156,31 +157,6 @@ public final class ReplicationSource implements AutoCloseable {
                 LockSupport.parkNanos(20_000);
             }
         }
-    }
-
-    private int acknowledged(long index) {
-        int count = 0;
-        for (SourceSession session : sessions.values()) {
-            long held = session.request.sync() ? session.forced : session.committed;
-            if (session.running() && held > index) {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    private String describeBehind(long index) {
-        if (sessions.isEmpty()) {
-            return "no replica is connected";
-        }
-        List<String> lines = new ArrayList<>();
-        for (SourceSession session : sessions.values()) {
-            long held = session.request.sync() ? session.forced : session.committed;
-            lines.add("replica " + session.peer + " holds up to " + (held - 1)
-                    + (held > index ? "" : ", " + (index + 1 - held) + " behind")
-                    + (session.running() ? "" : " (disconnected)"));
-        }
-        return String.join("; ", lines);
     }
 
     /** The replicas served now, with what each acknowledged. */
