@@ -3,7 +3,6 @@ package io.blit.replication.wire;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 import org.agrona.DirectBuffer;
 
 /**
@@ -105,11 +104,5 @@ public final class HmacSha256 {
             difference |= mac[i] ^ buffer.getByte(tagOffset + i);
         }
         return difference == 0;
-    }
-
-    /** Wipes the key pads (the instance is unusable afterwards). */
-    public void destroy() {
-        Arrays.fill(innerPad, (byte) 0);
-        Arrays.fill(outerPad, (byte) 0);
     }
 }

@@ -20,8 +20,6 @@ import java.nio.charset.StandardCharsets;
 public final class Keys {
     /** Bytes of every derived key. */
     public static final int LENGTH = 32;
-    /** The minimum length of a shared secret. */
-    public static final int MIN_SECRET = 32;
     private static final byte[] SALT = ascii("blit-replication");
 
     private Keys() {
