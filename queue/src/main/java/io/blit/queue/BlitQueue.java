@@ -2,18 +2,15 @@ package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.internal.FileHeaders;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A persisted, multi-producer, multi-consumer queue of messages in a directory of memory-mapped segment
@@ -70,8 +67,8 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final SegmentDirectory<T> files;
     private final long abandonGraceNanos;
     private final RetentionPolicy retention;
-    private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
-    private boolean closed;
+    /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
+    private final OpenCursors cursors;
 
     /**
      * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
@@ -190,6 +187,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         this.dir = dir;
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         this.retention = options.retention();
+        this.cursors = new OpenCursors(dir);
         this.files = new SegmentDirectory<>(dir, type, options);
     }
 
@@ -377,11 +375,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @throws QueueCorruptedException if the file's header is invalid
      */
     public byte[] fileHeader(long firstIndex) {
-        try {
-            return SegmentFiles.readHeaderBytes(dir, firstIndex);
-        } catch (java.io.UncheckedIOException noSuchFile) {
-            return null;
-        }
+        return FileHeaders.read(dir, firstIndex);
     }
 
     /** The first message index a file header as {@link #fileHeader} gives it states, or -1 if it is too short. */
@@ -394,16 +388,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      * pid, segment size and message class (for messages that compare two queues).
      */
     public static String describeFileHeader(byte[] header) {
-        long first = SegmentHeader.firstIndexOf(header);
-        try {
-            SegmentHeader.Info info = SegmentHeader.decode(SegmentFiles.path(Path.of("."), first),
-                    java.util.Arrays.copyOf(header, SegmentHeader.HEADER_AREA), SegmentHeader.segmentSizeOf(header), first);
-            return "file " + first + " created " + java.time.Instant.ofEpochSecond(0, info.createdNanos()) + " by pid "
-                    + info.creatorPid() + ", segment size " + info.segmentSize() + ", "
-                    + (info.raw() ? "raw payloads" : "messages " + info.descriptor().className());
-        } catch (QueueCorruptedException e) {
-            return "an invalid file header (" + e.getMessage() + ")";
-        }
+        return FileHeaders.describe(header);
     }
 
     /** The queue directory. */
@@ -432,21 +417,9 @@ public final class BlitQueue<T> implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
-        closed = true;
+        cursors.refuseMore();
         files.close();
-        List<RuntimeException> failures = new ArrayList<>();
-        for (AutoCloseable cursor : List.copyOf(cursors)) {
-            try {
-                cursor.close();
-            } catch (Exception e) {
-                failures.add(e instanceof RuntimeException r ? r : new IllegalStateException(e));
-            }
-        }
-        if (!failures.isEmpty()) {
-            IllegalStateException failure = QueueErrors.notClosable(failures.size(), Thread.currentThread().getName());
-            failures.forEach(failure::addSuppressed);
-            throw failure;
-        }
+        cursors.closeEach();
     }
 
     // ---- for Appender and Tailer
@@ -464,10 +437,6 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     private synchronized <C extends AutoCloseable> C register(C cursor) {
-        if (closed) {
-            throw QueueErrors.closed("queue", dir);
-        }
-        cursors.add(cursor);
-        return cursor;
+        return cursors.add(cursor);
     }
 }

@@ -1,6 +1,5 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.ConsumerFile;
 import io.blit.queue.internal.ConsumerSlots;
 import io.blit.queue.internal.ProcessIdentity;
 import io.blit.queue.internal.QueueErrors;
@@ -132,78 +131,23 @@ public final class NamedTailer<T> implements AutoCloseable {
     private long lastRead;
     private boolean closed;
 
-    private NamedTailer(BlitQueue<T> queue, String name, Options options, Arena arena, ConsumerSlots slots, int slot,
-                        Tailer<T> tailer, long committed) {
+    private NamedTailer(BlitQueue<T> queue, String name, Options options, NamedTailerClaim<T> claim) {
         this.queue = queue;
         this.name = name;
         this.autoCommit = options.autoCommit();
-        this.arena = arena;
-        this.slots = slots;
-        this.slot = slot;
-        this.tailer = tailer;
-        this.lastRead = committed;
+        this.arena = claim.arena();
+        this.slots = claim.slots();
+        this.slot = claim.slot();
+        this.tailer = claim.tailer();
+        this.lastRead = claim.committed();
     }
 
     /**
      * Maps the positions file (creating it), finds or creates the name's slot, claims it and positions a tailer
-     * after its committed index.
+     * after its committed index ({@link NamedTailerClaim}).
      */
     static <T> NamedTailer<T> open(BlitQueue<T> queue, String name, Options options) {
-        Objects.requireNonNull(options, "options");
-        byte[] bytes = ConsumerSlots.encodeName(Objects.requireNonNull(name, "name"));
-        Arena arena = Arena.ofShared(); // the tailer may be created in one thread and used in another
-        try {
-            ConsumerSlots slots = ConsumerFile.mapOrCreate(queue.directory(), queue.files().privateFiles(), arena);
-            while (true) {
-                int slot = slots.find(bytes);
-                Tailer<T> fresh = null;
-                if (slot < 0) {
-                    fresh = start(queue, options);
-                    slot = slots.findOrCreate(bytes, fresh.index() - 1);
-                }
-                slots.claim(slot, name);
-                if (!slots.isReady(slot, bytes)) { // removed meanwhile: create it again
-                    slots.release(slot);
-                    if (fresh != null) {
-                        fresh.close();
-                    }
-                    continue;
-                }
-                try {
-                    long committed = slots.committed(slot);
-                    Tailer<T> tailer = fresh != null && fresh.index() == committed + 1 ? fresh : resume(queue, name, committed);
-                    if (fresh != null && tailer != fresh) {
-                        fresh.close(); // another creator's start won; nothing of it is mapped
-                    }
-                    return new NamedTailer<>(queue, name, options, arena, slots, slot, tailer, committed);
-                } catch (RuntimeException | Error e) {
-                    slots.release(slot);
-                    throw e;
-                }
-            }
-        } catch (RuntimeException | Error e) {
-            arena.close();
-            throw e;
-        }
-    }
-
-    private static <T> Tailer<T> start(BlitQueue<T> queue, Options options) {
-        return switch (options.start()) {
-            case START -> Tailer.atStart(queue);
-            case END -> Tailer.atEnd(queue);
-            case INDEX -> Tailer.atIndex(queue, options.startIndex());
-        };
-    }
-
-    /** A tailer after {@code committed}, or null if that index was deleted. */
-    private static <T> Tailer<T> resume(BlitQueue<T> queue, String name, long committed) {
-        try {
-            return Tailer.atIndex(queue, committed + 1);
-        } catch (MessagesDeletedException deleted) {
-            return null;
-        } catch (IllegalArgumentException beyondEnd) {
-            throw QueueErrors.consumerBeyondEnd(queue.directory(), name, committed, beyondEnd);
-        }
+        return new NamedTailer<>(queue, name, options, NamedTailerClaim.claim(queue, name, options));
     }
 
     /** The consumer's name. */

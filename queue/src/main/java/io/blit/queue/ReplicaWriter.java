@@ -4,13 +4,13 @@ import io.blit.queue.internal.BlankSegmentPreparer;
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
+import io.blit.queue.internal.ReplicaResume;
+import io.blit.queue.internal.ReplicaRuns;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -52,11 +52,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * many bytes from the first empty word on, so that a later write finds empty words where it starts.
      */
     public static final int MAX_RUN_BYTES = 1 << 20;
-    private static final ValueLayout.OfLong WORD_IN_COPY = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final Path dir;
-    /** Whether files and directories are created owner-only ({@link BlitQueue.Options#privateFiles()}). */
-    private final boolean privateFiles;
     /** The next file, zero-filled in the background before the source rolls (see {@link BlankSegmentPreparer}). */
     private final BlankSegmentPreparer blanks;
     private MappedSegment file;
@@ -66,9 +63,9 @@ public final class ReplicaWriter implements AutoCloseable {
     private boolean padded;
     private long nextIndex = -1;
 
+    /** @param privateFiles whether files are created owner-only ({@link BlitQueue.Options#privateFiles()}) */
     private ReplicaWriter(Path dir, boolean privateFiles) {
         this.dir = dir;
-        this.privateFiles = privateFiles;
         this.blanks = new BlankSegmentPreparer(dir, privateFiles);
     }
 
@@ -108,55 +105,18 @@ public final class ReplicaWriter implements AutoCloseable {
         return writer;
     }
 
-    /** Maps the newest file and walks to its first empty header word (or its padding word, or its end). */
+    /**
+     * Maps the newest file and walks to its first empty header word (or its padding word, or its end), clearing what a
+     * writer killed during a run may have left behind it ({@link ReplicaResume}).
+     */
     private void resumeIn(long first) {
         file = new MappedSegment(SegmentFiles.readHeader(dir, first));
-        int checkpoint = Checkpoints.nearest(file.segment(), Long.MAX_VALUE);
-        position = Checkpoints.position(file, checkpoint);
-        ordinal = (long) checkpoint << Checkpoints.INTERVAL_SHIFT;
-        while (position + RecordHeader.LENGTH <= file.size()) {
-            long word = RecordHeader.loadAcquire(file.segment(), position);
-            if (word == 0) {
-                break;
-            }
-            if (RecordHeader.isPadding(word)) {
-                if (position == SegmentHeader.RECORDS_START) {
-                    throw QueueErrors.paddingAtFirstRecord(file.info().file(), position);
-                }
-                padded = true;
-                break;
-            }
-            if (RecordHeader.state(word) == RecordHeader.STATE_EMPTY) {
-                throw QueueErrors.badRecordWord(file.info().file(), position, word);
-            }
-            position += RecordHeader.recordLength(file.checkedLength(word, position));
-            ordinal++;
-        }
-        if (!padded) {
-            clearLeftovers();
-        }
+        ReplicaResume resume = ReplicaResume.in(file, MAX_RUN_BYTES);
+        position = resume.position();
+        ordinal = resume.ordinal();
+        padded = resume.padded();
         nextIndex = first + ordinal;
         blanks.request(file.info().segmentSize());
-    }
-
-    /**
-     * Clears what a writer killed during a run may have left behind the first empty word (see
-     * {@link #MAX_RUN_BYTES}): only the words that are not zero, so that the holes of a sparse file stay holes (a
-     * full file system can then still be opened).
-     */
-    private void clearLeftovers() {
-        MemorySegment segment = file.segment();
-        long end = Math.min(file.size(), position + MAX_RUN_BYTES);
-        try {
-            for (long at = position; at + Long.BYTES <= end; at += Long.BYTES) {
-                if (segment.get(ValueLayout.JAVA_LONG, at) != 0) {
-                    segment.set(ValueLayout.JAVA_LONG, at, 0);
-                }
-            }
-            MappedFaults.surfacePending();
-        } catch (InternalError fault) {
-            throw MappedFaults.translate(fault, file, position, true);
-        }
     }
 
     /** The index of the next record this replica expects, or -1 if it holds no file yet (it takes any first file). */
@@ -207,7 +167,7 @@ public final class ReplicaWriter implements AutoCloseable {
                     + " has no padding word at " + position + " yet the source moved to file " + first);
         }
         if (!Files.exists(SegmentFiles.path(dir, first))) {
-            SegmentFiles.publish(dir, first, prepared(first, segmentSize, header));
+            SegmentFiles.publish(dir, first, blanks.takeOrPrepare(first, segmentSize, header));
         }
         requireSameHeader(first, SegmentFiles.readHeaderBytes(dir, first), header); // before anything changes
         MappedSegment next = new MappedSegment(SegmentFiles.readHeader(dir, first));
@@ -221,25 +181,6 @@ public final class ReplicaWriter implements AutoCloseable {
         padded = false;
         nextIndex = first;
         blanks.request(segmentSize);
-    }
-
-    /**
-     * The file of {@code header} under a temporary name: the prepared blank completed, or (if none) one zero-filled
-     * now. Every page of a replica's file is allocated before a record is written into it, so a full file system
-     * fails here, with {@link java.io.UncheckedIOException} ("No space left on device"), not in a write to the mapping.
-     */
-    private Path prepared(long first, long segmentSize, byte[] header) {
-        Path blank = blanks.take(segmentSize);
-        if (blank == null) { // zero-filled here: a sparse file on a full file system would fault on the first write
-            return SegmentFiles.prepare(dir, first, segmentSize, header, true, privateFiles);
-        }
-        try {
-            SegmentFiles.completeBlank(blank, header);
-            return blank;
-        } catch (RuntimeException e) {
-            SegmentFiles.deleteQuietly(blank);
-            throw e;
-        }
     }
 
     private void requireSameHeader(long first, byte[] held, byte[] header) {
@@ -281,34 +222,15 @@ public final class ReplicaWriter implements AutoCloseable {
         if (padded && padding) {
             return nextIndex; // the same padding word again (a stream restarted at the file's end)
         }
-        if (file == null || padded) {
-            throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
-        }
-        if (!isFinalWord(word)) {
-            throw new IllegalArgumentException("not a committed or abandoned record word of at most "
-                    + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
-                    + RecordHeader.describe(word));
-        }
-        long length = padding ? 0 : RecordHeader.unsignedLength(word);
-        if (size != length) {
-            throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
-                    + size + " payload bytes");
-        }
-        if (offset < 0 || offset > source.byteSize() - size) {
-            throw new IllegalArgumentException("payload bytes [" + offset + ", " + offset + " + " + size
-                    + ") outside the " + source.byteSize() + " bytes given");
-        }
+        requireFileOpen();
+        long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size);
         long recordLength = padding ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
         if (recordLength > file.size() - position) {
             throw new IllegalStateException("replica " + dir + ": record " + nextIndex + " of " + recordLength
                     + " bytes does not fit at " + position + " in file " + file.firstIndex() + " of " + file.size());
         }
         MemorySegment segment = file.segment();
-        long held = RecordHeader.loadAcquire(segment, position);
-        if (held != 0) {
-            throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
-                    + " is written already (" + RecordHeader.describe(held) + ")");
-        }
+        requireEmptyWord(segment);
         if (padding) {
             if (position == SegmentHeader.RECORDS_START) {
                 throw new IllegalArgumentException("a padding word as the first record of file " + file.firstIndex()
@@ -359,31 +281,19 @@ public final class ReplicaWriter implements AutoCloseable {
      *                                  the file was truncated or failed): the run's first word is not stored
      */
     public long writeRun(long index, long position, MemorySegment source, long offset, long length, int count) {
-        if (file == null || padded) {
-            throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
-        }
+        requireFileOpen();
         if (index != nextIndex || position != this.position) {
             throw new IllegalStateException("replica " + dir + " expects index " + nextIndex + " at " + this.position
                     + " in file " + file.firstIndex() + "; a run starts at index " + index + " at " + position);
         }
-        if (count < 1 || length < RecordHeader.LENGTH || (count > 1 && length > MAX_RUN_BYTES)) {
-            throw new IllegalArgumentException("a run of " + count + " records in " + length + " bytes");
-        }
-        if (offset < 0 || offset > source.byteSize() - length) {
-            throw new IllegalArgumentException("run bytes [" + offset + ", " + offset + " + " + length
-                    + ") outside the " + source.byteSize() + " bytes given");
-        }
+        ReplicaRuns.checkRunBounds(source, offset, length, count, MAX_RUN_BYTES);
         if (length > file.size() - position) {
             throw new IllegalStateException("replica " + dir + ": a run of " + length + " bytes does not fit at "
                     + position + " in file " + file.firstIndex() + " of " + file.size());
         }
-        long first = checkedRun(source, offset, length, count);
+        long first = ReplicaRuns.checkedRun(source, offset, length, count);
         MemorySegment segment = file.segment();
-        long held = RecordHeader.loadAcquire(segment, position);
-        if (held != 0) {
-            throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
-                    + " is written already (" + RecordHeader.describe(held) + ")");
-        }
+        requireEmptyWord(segment);
         try {
             MemorySegment.copy(source, offset + RecordHeader.LENGTH, segment, position + RecordHeader.LENGTH,
                     length - RecordHeader.LENGTH);
@@ -393,7 +303,8 @@ public final class ReplicaWriter implements AutoCloseable {
             // the words checked above, as copied (were the source changed meanwhile: wrong slots, but no endless walk)
             for (int i = 0; i < count && at < length; i++, ordinal++) {
                 Checkpoints.record(segment, ordinal, position + at);
-                at += RecordHeader.recordLength(RecordHeader.unsignedLength(segment.get(WORD_IN_COPY, position + at)));
+                long word = segment.get(ReplicaRuns.WORD_IN_COPY, position + at);
+                at += RecordHeader.recordLength(RecordHeader.unsignedLength(word));
             }
             MappedFaults.surfacePending();
         } catch (InternalError fault) {
@@ -404,49 +315,20 @@ public final class ReplicaWriter implements AutoCloseable {
         return nextIndex;
     }
 
-    /**
-     * Checks the header words of a run (see {@link #writeRun}), whose {@code length} bytes from {@code offset} are in
-     * {@code source}; returns its first. Reads at most {@code count + 1} words: every length is checked (read unsigned,
-     * so that no word makes a record of 0 bytes or fewer) before it moves the walk.
-     */
-    private static long checkedRun(MemorySegment source, long offset, long length, int count) {
-        long at = 0;
-        int records = 0;
-        while (at < length) {
-            if (length - at < RecordHeader.LENGTH) {
-                throw new IllegalArgumentException("a run's last record ends " + (length - at) + " bytes into a header");
-            }
-            long word = source.get(WORD_IN_COPY, offset + at);
-            if (RecordHeader.isPadding(word) || !isFinalWord(word)) {
-                throw new IllegalArgumentException("not a committed or abandoned record word of at most "
-                        + RecordHeader.MAX_PAYLOAD + " bytes in a run: " + RecordHeader.describe(word));
-            }
-            long recordLength = RecordHeader.recordLength(RecordHeader.unsignedLength(word));
-            if (recordLength > length - at) {
-                throw new IllegalArgumentException("record " + RecordHeader.describe(word) + " ends past its run");
-            }
-            at += recordLength;
-            if (++records > count) {
-                throw new IllegalArgumentException("a run announced as " + count + " records holds more");
-            }
+    /** Throws unless a file is open and has not ended (with a padding word): the next event must be a record. */
+    private void requireFileOpen() {
+        if (file == null || padded) {
+            throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
         }
-        if (records != count) {
-            throw new IllegalArgumentException("a run of " + records + " records announced as " + count);
-        }
-        return source.get(WORD_IN_COPY, offset);
     }
 
-    /**
-     * Whether {@code word} is what a record's header word is once final: COMMITTED or ABANDONED with a payload of at
-     * most {@link RecordHeader#MAX_PAYLOAD} bytes, or the COMMITTED padding word of length 0.
-     */
-    private static boolean isFinalWord(long word) {
-        long state = RecordHeader.state(word);
-        if (RecordHeader.isPadding(word)) {
-            return state == RecordHeader.STATE_COMMITTED && RecordHeader.unsignedLength(word) == 0;
+    /** Throws unless the header word at this replica's position in {@code segment} is empty (else it diverged). */
+    private void requireEmptyWord(MemorySegment segment) {
+        long held = RecordHeader.loadAcquire(segment, position);
+        if (held != 0) {
+            throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
+                    + " is written already (" + RecordHeader.describe(held) + ")");
         }
-        return (state == RecordHeader.STATE_COMMITTED || state == RecordHeader.STATE_ABANDONED)
-                && RecordHeader.unsignedLength(word) <= RecordHeader.MAX_PAYLOAD;
     }
 
     /** Whether {@code word} is the padding word that ends a file (format: docs/queue-design.md, "Records"). */

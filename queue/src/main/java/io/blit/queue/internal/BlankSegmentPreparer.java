@@ -60,6 +60,26 @@ public final class BlankSegmentPreparer implements AutoCloseable {
         return blank;
     }
 
+    /**
+     * The file of {@code header} (first index {@code first}) under a temporary name: the prepared blank completed, or
+     * (if none) one zero-filled now. Every page of a replica's file is allocated before a record is written into it, so
+     * a full file system fails here, with {@link java.io.UncheckedIOException} ("No space left on device"), not in a
+     * write to the mapping.
+     */
+    public Path takeOrPrepare(long first, long segmentSize, byte[] header) {
+        Path blank = take(segmentSize);
+        if (blank == null) { // zero-filled here: a sparse file on a full file system would fault on the first write
+            return SegmentFiles.prepare(dir, first, segmentSize, header, true, privateFiles);
+        }
+        try {
+            SegmentFiles.completeBlank(blank, header);
+            return blank;
+        } catch (RuntimeException e) {
+            SegmentFiles.deleteQuietly(blank);
+            throw e;
+        }
+    }
+
     /** Waits for an outstanding blank and deletes it. Idempotent. */
     @Override
     public void close() {

@@ -1,0 +1,101 @@
+package io.blit.queue.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The checks a replica ({@link io.blit.queue.ReplicaWriter}) makes on the record words and runs it is given, every
+ * byte of which may come from the network: each refusal is an {@link IllegalArgumentException}, thrown before anything
+ * is written, after a bounded amount of work (no length or count makes a check loop longer than the event's own bytes,
+ * nor allocates).
+ */
+public final class ReplicaRuns {
+    /** A header word inside a run's bytes as given or as copied (the given bytes need not be 8-byte aligned). */
+    public static final ValueLayout.OfLong WORD_IN_COPY = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private ReplicaRuns() {
+    }
+
+    /**
+     * Checks one record (see {@link io.blit.queue.ReplicaWriter#write(long, MemorySegment, long, long)}): {@code word}
+     * is a final record word, its length is {@code size}, and the {@code size} bytes from {@code offset} are all in
+     * {@code source}. Returns the payload's length (0 for padding).
+     */
+    public static long checkedRecord(long word, boolean padding, MemorySegment source, long offset, long size) {
+        if (!isFinalWord(word)) {
+            throw new IllegalArgumentException("not a committed or abandoned record word of at most "
+                    + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
+                    + RecordHeader.describe(word));
+        }
+        long length = padding ? 0 : RecordHeader.unsignedLength(word);
+        if (size != length) {
+            throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
+                    + size + " payload bytes");
+        }
+        if (offset < 0 || offset > source.byteSize() - size) {
+            throw new IllegalArgumentException("payload bytes [" + offset + ", " + offset + " + " + size
+                    + ") outside the " + source.byteSize() + " bytes given");
+        }
+        return length;
+    }
+
+    /**
+     * Checks a run's announced shape (see {@link io.blit.queue.ReplicaWriter#writeRun}): at least one record, at least
+     * one header word, at most {@code maxRunBytes} for two or more records, and its {@code length} bytes from
+     * {@code offset} all in {@code source}.
+     */
+    public static void checkRunBounds(MemorySegment source, long offset, long length, int count, int maxRunBytes) {
+        if (count < 1 || length < RecordHeader.LENGTH || (count > 1 && length > maxRunBytes)) {
+            throw new IllegalArgumentException("a run of " + count + " records in " + length + " bytes");
+        }
+        if (offset < 0 || offset > source.byteSize() - length) {
+            throw new IllegalArgumentException("run bytes [" + offset + ", " + offset + " + " + length
+                    + ") outside the " + source.byteSize() + " bytes given");
+        }
+    }
+
+    /**
+     * Checks the header words of a run (see {@link io.blit.queue.ReplicaWriter#writeRun}), whose {@code length} bytes
+     * from {@code offset} are in {@code source}; returns its first. Reads at most {@code count + 1} words: every length
+     * is checked (read unsigned, so that no word makes a record of 0 bytes or fewer) before it moves the walk.
+     */
+    public static long checkedRun(MemorySegment source, long offset, long length, int count) {
+        long at = 0;
+        int records = 0;
+        while (at < length) {
+            if (length - at < RecordHeader.LENGTH) {
+                throw new IllegalArgumentException("a run's last record ends " + (length - at) + " bytes into a header");
+            }
+            long word = source.get(WORD_IN_COPY, offset + at);
+            if (RecordHeader.isPadding(word) || !isFinalWord(word)) {
+                throw new IllegalArgumentException("not a committed or abandoned record word of at most "
+                        + RecordHeader.MAX_PAYLOAD + " bytes in a run: " + RecordHeader.describe(word));
+            }
+            long recordLength = RecordHeader.recordLength(RecordHeader.unsignedLength(word));
+            if (recordLength > length - at) {
+                throw new IllegalArgumentException("record " + RecordHeader.describe(word) + " ends past its run");
+            }
+            at += recordLength;
+            if (++records > count) {
+                throw new IllegalArgumentException("a run announced as " + count + " records holds more");
+            }
+        }
+        if (records != count) {
+            throw new IllegalArgumentException("a run of " + records + " records announced as " + count);
+        }
+        return source.get(WORD_IN_COPY, offset);
+    }
+
+    /**
+     * Whether {@code word} is what a record's header word is once final: COMMITTED or ABANDONED with a payload of at
+     * most {@link RecordHeader#MAX_PAYLOAD} bytes, or the COMMITTED padding word of length 0.
+     */
+    private static boolean isFinalWord(long word) {
+        long state = RecordHeader.state(word);
+        if (RecordHeader.isPadding(word)) {
+            return state == RecordHeader.STATE_COMMITTED && RecordHeader.unsignedLength(word) == 0;
+        }
+        return (state == RecordHeader.STATE_COMMITTED || state == RecordHeader.STATE_ABANDONED)
+                && RecordHeader.unsignedLength(word) <= RecordHeader.MAX_PAYLOAD;
+    }
+}
