@@ -27,32 +27,16 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <h2>Assumptions and guarantees</h2>
- * <ul>
- *   <li><b>Validation.</b> Opening validates the header of every segment file (magic, version, CRC32C, size,
- *       first index) and throws {@link QueueCorruptedException} naming the file and offset.</li>
- *   <li><b>Layouts.</b> Each file records the layout its messages were written with. A tailer reads a file
- *       written under another layout (other JVM flags, fields added, removed or reordered) as
- *       {@link Options#layoutPolicy} says: {@link LayoutPolicy#TRANSLATE} (the default) translates field by
- *       field, matched by name (a field the file lacks reads as 0); {@link LayoutPolicy#STRICT} refuses.
- *       A field whose type changed is refused under both. An appender writes only into files of exactly its
- *       class's layout. Refusals are {@link LayoutMismatchException}s naming the file and every field
- *       (docs/cross-layout.md).
- *       Files whose names are not {@code segment-<20 digits>.blitq} are ignored, except the temporaries of
- *       creators that died, which are deleted.</li>
- *   <li><b>Ordering.</b> Every message gets a unique, contiguous index. A message is visible to tailers when its
- *       appender's release store of the header word is seen by their acquire load; its payload then is too.</li>
- *   <li><b>Thread-safety.</b> This object may be shared; {@link Appender}s and {@link Tailer}s may not: each
- *       belongs to the thread that first uses it (its mappings are confined to that thread).</li>
- *   <li><b>Segment size.</b> Taken from the existing files; {@link Options#segmentSize} applies only to a new queue.</li>
- *   <li><b>Retention.</b> Old files are deleted only by {@link #deleteFilesBefore(long)}, {@link #applyRetention()}
- *       and appenders rolling under a {@link RetentionPolicy} ({@link Options#retention(RetentionPolicy)}); whole
- *       files, oldest first, never the newest. Tailers never skip deleted messages silently
- *       ({@link MessagesDeletedException}).</li>
- *   <li><b>Named consumers.</b> {@link #tailer(String)} reads as a named consumer whose committed position is kept in
- *       the queue directory's positions file, one live holder per name; {@link #consumers()} lists them. Delivery is
- *       at least once across crashes ({@link NamedTailer}).</li>
- * </ul>
+ * <h2>Contracts</h2>
+ * Opening validates every segment file's header ({@link QueueCorruptedException} names file and offset). Every
+ * message gets a unique, contiguous index and is visible to tailers whole or not at all (release store of its header
+ * word, acquire load). Files of another layout are read as {@link Options#layoutPolicy} says, or refused with a
+ * {@link LayoutMismatchException}; appenders write only into files of their class's layout. This object is
+ * thread-safe; {@link Appender}s, {@link Tailer}s and {@link NamedTailer}s belong to the thread that first uses
+ * them. Old files go only by {@link #deleteFilesBefore}, {@link #applyRetention} or a {@link RetentionPolicy}, and no
+ * tailer skips a deleted message silently ({@link MessagesDeletedException}). Named consumers ({@link #tailer(String)},
+ * {@link #consumers()}) are delivered at least once across crashes. The whole list, with the format and every
+ * option's measured costs: {@code docs/queue.md} and {@code docs/queue-design.md}.
  *
  * @param <T> the message class, or {@link Void} for a raw queue
  */
@@ -73,29 +57,18 @@ public final class BlitQueue<T> implements AutoCloseable {
     /**
      * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
      *
-     * @param segmentSize     bytes of each new segment file, a multiple of 4096 from 12 KiB to 4 GiB (checkpoints hold
-     *                        u32 record positions). Every roll to a new file costs an unmapping in each appender
-     *                        and tailer thread and a {@code force} of the new file's header, which stalls for 0.1-0.2 s
-     *                        while the kernel writes back other dirty data; for the highest sustained rate use 256 MiB
-     *                        or more (with a tailer on a 2-vCPU machine: 11.9 M MarketData/s against 8.2 for the
-     *                        64 MiB default, docs/queue-performance.md)
+     * @param segmentSize     bytes of each new segment file (an existing queue keeps its own), a multiple of 4096 from
+     *                        12 KiB to 4 GiB (checkpoints hold u32 positions); 256 MiB or more for the highest
+     *                        sustained rates (docs/queue-performance.md)
      * @param abandonGrace    how long a CLAIMED record may stay so before a tailer checks whether its claimer died
      * @param layoutPolicy    how tailers read files written under another layout than the message class's
-     *                        (appenders never write into such files)
      * @param retention       which old files appenders of this queue object delete when they roll ({@link RetentionPolicy})
-     * @param prepareNextFile whether an appender entering a file of a message-class queue has the next file created and
-     *                        zero-filled by a background thread (default true: a roll then costs a link and a mapping,
-     *                        docs/queue-performance.md). Turn it off where the files are sized so that no roll happens
-     *                        in a latency-critical session: the preparation is a burst of CPU and page-cache work
-     *                        (about 0.2 s per GiB on a 2-vCPU virtual machine) that competes with spinning threads on a machine with few cores
-     * @param privateFiles    whether what this queue object creates is readable by its user only (default false). When
-     *                        true, every file it creates (segment files, their temporaries, the prepared next file) is
-     *                        created with mode {@code rw-------} (0600) and every directory it creates (the queue's
-     *                        directory and its missing parents) {@code rwx------} (0700), whatever the umask: the mode is
-     *                        given at creation and set again before any byte is written. Files and directories that exist
-     *                        already keep their modes, and so do files that other queue objects create: open every
-     *                        appender's queue with the option. When false, files and directories get the process's
-     *                        default modes (the umask's). Ignored on a file system without POSIX permissions
+     * @param prepareNextFile whether an appender of a message-class queue has the next file created and zero-filled in
+     *                        the background (default true; turn it off where no roll may happen in a latency-critical
+     *                        session: docs/queue.md, "Latency-critical use")
+     * @param privateFiles    whether every file this queue object creates is {@code rw-------} and every directory it
+     *                        creates {@code rwx------}, whatever the umask (default false; existing files keep their
+     *                        modes; ignored without POSIX permissions: docs/queue.md, "File modes")
      */
     public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
                           RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles) {
@@ -229,10 +202,8 @@ public final class BlitQueue<T> implements AutoCloseable {
     /**
      * A new appender; it belongs to the thread that first appends with it.
      *
-     * @throws LayoutMismatchException if the newest file was written under another layout than the message
-     *                                 class's here: records of two layouts in one file could not be told apart
-     * @throws ReplicaAppendException  if the queue is a replica ({@link ReplicaWriter}): only its replication
-     *                                 writes it
+     * @throws LayoutMismatchException if the newest file was written under another layout than the class's here
+     * @throws ReplicaAppendException  if the queue is a replica ({@link ReplicaWriter}): only replication writes it
      */
     public Appender<T> appender() {
         String source = ReplicaMarker.sourceOf(dir);
@@ -285,11 +256,8 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Opens the named consumer {@code name}: a tailer that starts after the last index committed under that name (a new
-     * name: where {@code options} say, recorded at once) and records its position with {@link NamedTailer#commit()} in
-     * the queue's positions file ({@code consumers.blitc}, created if absent). The name is held until the tailer is
-     * closed. If the next index was deleted by retention, the tailer opens and its reads throw
-     * {@link MessagesDeletedException}.
+     * Opens the named consumer {@code name}: it starts after the last index committed under that name (a new name:
+     * where {@code options} say) and holds the name until closed ({@link NamedTailer}: positions file, delivery).
      *
      * @throws IllegalArgumentException if {@code name} is not 1 to {@value NamedTailer#MAX_NAME_LENGTH} characters of
      *                                  {@code [A-Za-z0-9._-]}, or a new name's start index is beyond the end
@@ -309,8 +277,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * The queue's named consumers as stored now, in the order they were created (an empty list if none was ever opened;
-     * the positions file is not created): name, committed index, lag, live holder, last commit time.
+     * The queue's named consumers as stored now, in the order they were created (none: an empty list, no file made).
      *
      * @throws QueueCorruptedException if the positions file is invalid
      */
@@ -319,8 +286,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Forgets the named consumer {@code name}: it no longer holds files back under
-     * {@link RetentionPolicy#untilConsumed(Duration)}, and opening the name again starts it anew.
+     * Forgets the named consumer {@code name}: it no longer holds files back, and opening the name starts it anew.
      *
      * @return false if there is no such consumer
      * @throws ConsumerHeldException    if a live process holds it
@@ -339,12 +305,9 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Deletes every segment file all of whose messages have indices below {@code index}, oldest first; never
-     * the newest file (the one being appended to), so at least the messages from the newest file's first index
-     * on stay. Safe while appenders and tailers of this and other processes run: a cursor inside a deleted file
-     * keeps its mapping and finishes the file; a tailer that reaches a deleted file, and {@link #tailerFrom}
-     * of a deleted index, throw {@link MessagesDeletedException} naming the missing indices. The disk space of
-     * a deleted file is freed when its last mapping is closed.
+     * Deletes every segment file all of whose messages have indices below {@code index}, oldest first, never the
+     * newest. Safe while appenders and tailers of any process run: a cursor inside a deleted file finishes it; a
+     * tailer reaching a deleted file, or {@link #tailerFrom} a deleted index, throws {@link MessagesDeletedException}.
      *
      * @return the files this call deleted, oldest first (those another deleter removed first are not listed)
      * @throws java.io.UncheckedIOException if the file system refuses a deletion (the older files are deleted)
@@ -369,8 +332,8 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * The header of the queue's file of first index {@code firstIndex} as stored, up to and including its CRC
-     * (what {@link RecordStream#fileHeader()} gives, and a replica compares), or null if there is no such file.
+     * The header of the file of first index {@code firstIndex} as stored, CRC included (as a replica compares it), or
+     * null if there is no such file.
      *
      * @throws QueueCorruptedException if the file's header is invalid
      */
@@ -383,10 +346,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         return SegmentHeader.firstIndexOf(header);
     }
 
-    /**
-     * A one-line description of a file header as {@link #fileHeader} gives it: first index, creation time, creating
-     * pid, segment size and message class (for messages that compare two queues).
-     */
+    /** A file header as {@link #fileHeader} gives it in one line: first index, created, pid, size, class. */
     public static String describeFileHeader(byte[] header) {
         return FileHeaders.describe(header);
     }
@@ -396,10 +356,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         return dir;
     }
 
-    /**
-     * The layout of the message class in this JVM — the layout appenders write and new files record — or
-     * null for a raw queue. Existing files may record other layouts, which tailers translate.
-     */
+    /** The message class's layout in this JVM (what appenders write, new files record), or null for raw bytes. */
     public LayoutDescriptor descriptor() {
         return files.descriptor();
     }
@@ -410,8 +367,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Closes every appender and tailer created by this queue that is still open (which must then be done
-     * in the thread that uses each: close others in their own thread first). Idempotent.
+     * Closes every appender and tailer of this queue still open (each in its own thread: close others first). Idempotent.
      *
      * @throws IllegalStateException if some appender or tailer belongs to another thread; the rest are closed
      */
