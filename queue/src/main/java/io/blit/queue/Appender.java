@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.TriviallyCopyable;
+import io.blit.queue.internal.FileType;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
@@ -9,6 +10,7 @@ import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -44,24 +46,25 @@ public final class Appender<T> implements AutoCloseable {
     private final RecordCursor cursor = RecordCursor.forAppender();
     private boolean closed;
 
-    /** Bytes of a record of the queue's message class, and this process's CLAIMED word for it (0 for a raw queue). */
-    private final long recordLength;
-    private final long claimWord;
+    /** The queue's types, or null for a raw queue: each type's record length and CLAIMED word are computed once. */
+    private final MessageTypes<T> types;
 
     Appender(BlitQueue<T> queue) {
         this.queue = queue;
         this.files = queue.files();
-        int fixed = files.fixedPayloadLength();
-        this.recordLength = fixed < 0 ? Long.MAX_VALUE / 2 : RecordHeader.recordLength(fixed);
-        this.claimWord = fixed < 0 ? 0L : RecordHeader.claimed(pid, fixed);
+        this.types = files.types();
     }
 
     /**
-     * Appends one message: one Blit block copy into the mapped file.
+     * Appends one message: one Blit block copy into the mapped file. The record carries the message's type (its class
+     * found among the queue's types in O(1), with no allocation).
      *
      * @return the message's index
      * @throws NullPointerException     if {@code message} is null
+     * @throws IllegalArgumentException if the message's class is not one of the queue's types (a subclass is not)
      * @throws IllegalStateException    if this appender or its queue is raw or closed
+     * @throws LayoutMismatchException  if an appender of other message layouts took the queue over (a rolling deploy:
+     *                                  nothing was appended; docs/queue.md, "Upgrading")
      * @throws WrongThreadException     if called from another thread than the first append's
      * @throws QueueCorruptedException  if a record header in the file is invalid, or the mapped file was
      *                                  truncated under this appender (by another process)
@@ -90,11 +93,13 @@ public final class Appender<T> implements AutoCloseable {
      */
     public long append(T message, IndexedFiller<? super T> filler) {
         try {
-            if (filler == null && message != null && message.getClass() == files.type()
-                    && message instanceof TriviallyCopyable block) {
-                long index = appendInPlace(block);
-                if (index >= 0) {
-                    return index;
+            if (filler == null && message instanceof TriviallyCopyable block && types != null) {
+                TypeEntry<?> type = types.entryFor(block.getClass());
+                if (type != null) {
+                    long index = appendInPlace(block, type.claimWord(), type.recordLength());
+                    if (index >= 0) {
+                        return index;
+                    }
                 }
             }
             return appendBlock(message, filler);
@@ -107,12 +112,12 @@ public final class Appender<T> implements AutoCloseable {
      * The common case in one short method that C2 compiles as one piece with its caller: the record protocol's
      * {@link RecordProtocol#tryClaimInPlace} (the current file is mapped, the record fits and its header word is
      * free), the copy through {@link TriviallyCopyable#writeTo} (the class's default copier, as
-     * {@code files.copier()}; the JIT folds the call site for the exact class) and {@link RecordProtocol#commit}:
-     * the same steps as {@link #appendBlock}, with the record length and CLAIMED word computed once per appender.
+     * the type's copier; the JIT folds the call site for the exact class) and {@link RecordProtocol#commit}:
+     * the same steps as {@link #appendBlock}, with the record length and CLAIMED word computed once per type.
      * Returns -1 having done nothing if the in-place claim fails; {@link #appendBlock} then takes the general path
      * (closed, first append, roll, records claimed by others).
      */
-    private long appendInPlace(TriviallyCopyable block) {
+    private long appendInPlace(TriviallyCopyable block, long claimWord, long recordLength) {
         // Read before the claim: its CAS orders all memory, so C2 would load them again after it, in front of the copy.
         MemorySegment segment = cursor.segment();
         long payload = cursor.payloadPosition();
@@ -127,53 +132,87 @@ public final class Appender<T> implements AutoCloseable {
 
     private long appendBlock(T message, IndexedFiller<? super T> filler) {
         Objects.requireNonNull(message, "message");
-        BlockCopier<T> copier = files.copier();
-        long word = RecordHeader.claimed(pid, (int) copier.byteSize());
+        MessageTypes<T> types = files.typesOrThrow();
+        TypeEntry<?> type = types.entryFor(message.getClass());
+        if (type == null) {
+            throw QueueErrors.notAMessageType(message.getClass(), types.toString());
+        }
+        @SuppressWarnings("unchecked")
+        BlockCopier<Object> copier = (BlockCopier<Object>) type.copier();
+        long word = type.claimWord();
         long index = claim(word);
         if (filler != null) {
             filler.fill(message, index);
         }
         MemorySegment segment = cursor.segment();
-        if (message.getClass() == files.type() && message instanceof TriviallyCopyable block) {
+        if (message instanceof TriviallyCopyable block) {
             // The same copier (the class's default, BlockCopier.of) and bytes, reached through TriviallyCopyable's
             // constant call site, which the JIT folds for the exact class (docs/copy-engine.md): fewer loads and
             // type checks per message than through the queue's copier field.
             block.writeTo(segment, cursor.payloadPosition());
         } else {
-            copier.writeTo(message, segment, cursor.payloadPosition()); // checks the class: a subclass has another block
+            copier.writeTo(message, segment, cursor.payloadPosition());
         }
         RecordProtocol.commit(cursor, word);
         return index;
     }
 
     /**
-     * Appends the bytes of {@code payload} as one message.
+     * Appends the bytes of {@code payload} as one message, into a queue of raw payloads or of one message type.
      *
      * @return the message's index
      * @throws IllegalArgumentException if the queue has a message class and the payload's size is not its
      *                                  block length, or the payload does not fit in a segment file or is longer than
      *                                  2^31 - 1 bytes (nothing is claimed then)
+     * @throws IllegalStateException    if the queue has several types ({@link #append(int, MemorySegment)})
      * @throws QueueCorruptedException  as {@link #append(Object)}
      */
     public long append(MemorySegment payload) {
         try {
-            return appendBytes(payload);
+            if (files.writeTypes().size() > 1) {
+                throw QueueErrors.rawAppendToTypedFile(files.path());
+            }
+            return appendBytes(0, payload);
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
     }
 
-    private long appendBytes(MemorySegment payload) {
+    /**
+     * Appends the bytes of {@code payload} as one message of type {@code typeId}: a block of that type's layout as
+     * the queue's files record it (a bridge that forwards records it does not decode).
+     *
+     * @return the message's index
+     * @throws IllegalArgumentException if the queue's files take no type {@code typeId}, or the payload's size is not its
+     *                                  block length (nothing is claimed then)
+     * @throws QueueCorruptedException  as {@link #append(Object)}
+     */
+    public long append(int typeId, MemorySegment payload) {
+        try {
+            List<FileType> written = files.writeTypes();
+            for (int slot = 0; slot < written.size(); slot++) {
+                if (written.get(slot).typeId() == typeId) {
+                    return appendBytes(slot, payload);
+                }
+            }
+            throw QueueErrors.unknownTypeId(typeId, files.path());
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
+        }
+    }
+
+    private long appendBytes(int slot, MemorySegment payload) {
         Objects.requireNonNull(payload, "payload");
         long size = payload.byteSize();
-        int fixed = files.fixedPayloadLength();
+        List<FileType> written = files.writeTypes();
+        int fixed = written.isEmpty() ? -1 : written.get(slot).descriptor().length();
         if (fixed >= 0 && size != fixed) {
             throw QueueErrors.wrongPayloadLength(size, fixed);
         }
         if (size > files.maxPayload()) {
             throw QueueErrors.messageTooLarge(size, files.segmentSize(), files.maxPayload());
         }
-        long word = RecordHeader.claimed(pid, (int) size);
+        long word = RecordHeader.claimed(pid, slot, (int) size);
         long index = claim(word);
         MemorySegment.copy(payload, 0, cursor.segment(), cursor.payloadPosition(), size);
         RecordProtocol.commit(cursor, word);

@@ -90,32 +90,6 @@ public final class BlitQueue<T> implements AutoCloseable {
             Objects.requireNonNull(retention, "retention");
         }
 
-        /** Options whose files get the process's default modes. */
-        public Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy, RetentionPolicy retention,
-                       boolean prepareNextFile) {
-            this(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, false);
-        }
-
-        /** Options that prepare the next file in the background. */
-        public Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy, RetentionPolicy retention) {
-            this(segmentSize, abandonGrace, layoutPolicy, retention, true);
-        }
-
-        /** Options with the default {@link LayoutPolicy#TRANSLATE} that keep every file. */
-        public Options(long segmentSize, Duration abandonGrace) {
-            this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE, RetentionPolicy.keepAll());
-        }
-
-        /** Options that keep every file. */
-        public Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy) {
-            this(segmentSize, abandonGrace, layoutPolicy, RetentionPolicy.keepAll());
-        }
-
-        /** Options with the default {@link LayoutPolicy#TRANSLATE}. */
-        public Options(long segmentSize, Duration abandonGrace, RetentionPolicy retention) {
-            this(segmentSize, abandonGrace, LayoutPolicy.TRANSLATE, retention);
-        }
-
         /**
          * 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated; every
          * file kept; the next file prepared in the background; files with the process's default modes.
@@ -156,12 +130,12 @@ public final class BlitQueue<T> implements AutoCloseable {
         }
     }
 
-    private BlitQueue(Path dir, Class<T> type, Options options) {
+    private BlitQueue(Path dir, MessageTypes<T> types, Options options) {
         this.dir = dir;
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         this.retention = options.retention();
         this.cursors = new OpenCursors(dir);
-        this.files = new SegmentDirectory<>(dir, type, options);
+        this.files = new SegmentDirectory<>(dir, types, options);
     }
 
     /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
@@ -180,7 +154,24 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @throws UncheckedIOException     if the file system fails
      */
     public static <T> BlitQueue<T> open(Path dir, Class<T> type, Options options) {
-        return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(type, "type"),
+        return open(dir, MessageTypes.single(Objects.requireNonNull(type, "type")), options);
+    }
+
+    /** Opens (creating if needed) the queue of the message types {@code types} in {@code dir}, with default options. */
+    public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types) {
+        return open(dir, types, Options.defaults());
+    }
+
+    /**
+     * Opens (creating the directory and first file if needed) the queue of the message types {@code types} in
+     * {@code dir}: every record carries its type; files record each type's id and layout ({@link MessageTypes}).
+     *
+     * @throws LayoutMismatchException as {@link #open(Path, Class, Options)}, for each type a file stores under an id
+     *                                  of {@code types}
+     * @throws QueueCorruptedException  if a segment file's header is invalid
+     */
+    public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types, Options options) {
+        return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(types, "types"),
                 Objects.requireNonNull(options, "options"));
     }
 
@@ -200,9 +191,11 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * A new appender; it belongs to the thread that first appends with it.
+     * A new appender; it belongs to the thread that first appends with it. If the newest file records other types or
+     * layouts than this queue's (a deploy changed a message class), the queue continues in a new file of this queue's
+     * types at the next index: no gap, no duplicate (docs/queue.md, "Layouts that evolve").
      *
-     * @throws LayoutMismatchException if the newest file was written under another layout than the class's here
+     * @throws LayoutMismatchException if the newest file of a raw queue changed its types since it was opened
      * @throws ReplicaAppendException  if the queue is a replica ({@link ReplicaWriter}): only replication writes it
      */
     public Appender<T> appender() {
@@ -210,8 +203,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         if (source != null) {
             throw QueueErrors.appendOnReplica(dir, source);
         }
-        long[] firsts = files.firsts();
-        files.fileForWriting(firsts[firsts.length - 1]);
+        files.continueInOwnTypes();
         return register(new Appender<>(this));
     }
 
@@ -356,9 +348,17 @@ public final class BlitQueue<T> implements AutoCloseable {
         return dir;
     }
 
-    /** The message class's layout in this JVM (what appenders write, new files record), or null for raw bytes. */
+    /**
+     * The layout in this JVM of the queue's only message type (what appenders write, new files record), or null for raw
+     * bytes or several types ({@link #types()}).
+     */
     public LayoutDescriptor descriptor() {
         return files.descriptor();
+    }
+
+    /** The queue's message types, or null for a queue opened raw. */
+    public MessageTypes<T> types() {
+        return files.types();
     }
 
     /** How tailers read files written under another layout. */

@@ -176,6 +176,27 @@ public final class NamedTailer<T> implements AutoCloseable {
     }
 
     /**
+     * As {@link Tailer#read(MessageHandler)}; the record delivered becomes {@link #lastReadIndex()}, committed with
+     * {@link Options#autoCommit} after the handler returns (so a crash inside the handler leaves it to be read again:
+     * at least once, even with auto-commit).
+     *
+     * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
+     * @throws IllegalStateException    if closed, or (auto-commit) the name was taken over
+     */
+    public boolean read(MessageHandler<? super T> handler) {
+        Tailer<T> reader = reader();
+        try {
+            if (!reader.read(handler)) {
+                return false;
+            }
+        } catch (MessagesDeletedException deleted) {
+            throw QueueErrors.messagesDeleted(deleted, name);
+        }
+        read(reader);
+        return true;
+    }
+
+    /**
      * As {@link Tailer#readNextBytes}; a message read becomes {@link #lastReadIndex()}, committed at once with
      * {@link Options#autoCommit}.
      *

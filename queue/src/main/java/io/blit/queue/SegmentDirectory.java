@@ -1,15 +1,14 @@
 package io.blit.queue;
 
-import io.blit.core.BlockCopier;
-import io.blit.core.BlockReader;
-import io.blit.core.IncompatibleLayoutException;
 import io.blit.core.LayoutPolicy;
-import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.FileModes;
+import io.blit.queue.internal.FileType;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
@@ -18,41 +17,42 @@ import io.blit.queue.internal.SegmentPreparer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The segment files of one open {@link BlitQueue} as its appenders and tailers use them: opening the directory,
- * validating each file's header and layout against the queue's message class, creating the next file when an
- * appender rolls (published from the background preparation when there is one), mapping files, and the reader of
- * each file layout met.
+ * validating each file's header and type table against the queue's {@link MessageTypes}, creating the next file when
+ * an appender rolls (published from the background preparation when there is one), mapping files, and the
+ * {@link FileTypeTable} of each type table met.
  *
  * <p>Thread-safe: shared by every appender and tailer of the queue, in any threads.
  *
- * @param <T> the message class, or {@link Void} for a raw queue
+ * @param <T> the queue's common message type, or {@link Void} for a raw queue
  */
 final class SegmentDirectory<T> implements AutoCloseable {
     private final Path dir;
-    private final Class<T> type;
-    private final BlockCopier<T> copier;
-    private final LayoutDescriptor descriptor;
+    /** The queue's types, or null for a queue opened raw. */
+    private final MessageTypes<T> types;
+    /** The type table appenders write and new files record: the types', or a raw queue's newest file's. */
+    private final List<FileType> writeTypes;
     private final long segmentSize;
     private final LayoutPolicy layoutPolicy;
-    /** One reader per file layout met, validated under the policy; files of one layout share it. */
-    private final Map<LayoutDescriptor, BlockReader<T>> readers = new ConcurrentHashMap<>();
+    /** One table per type table met, validated under the policy; files of one table share it. */
+    private final Map<List<FileType>, FileTypeTable<T>> tables = new ConcurrentHashMap<>();
     private final SegmentPreparer preparer;
     private final boolean prepareNextFile;
     private final boolean privateFiles;
 
     /**
-     * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and layout.
+     * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
      *
-     * @param type the message class, or null for a raw queue
+     * @param types the queue's types, or null for a raw queue
      */
-    SegmentDirectory(Path dir, Class<T> type, BlitQueue.Options options) {
+    SegmentDirectory(Path dir, MessageTypes<T> types, BlitQueue.Options options) {
         this.dir = dir;
-        this.type = type;
-        this.copier = type == null ? null : BlockCopier.of(type);
+        this.types = types;
         this.layoutPolicy = options.layoutPolicy();
         this.privateFiles = options.privateFiles();
         try {
@@ -62,28 +62,30 @@ final class SegmentDirectory<T> implements AutoCloseable {
         }
         SegmentFiles.deleteStaleTemporaries(dir);
         long[] firsts = SegmentFiles.list(dir);
-        LayoutDescriptor mine = copier == null ? null : copier.layout().descriptor();
+        List<FileType> mine = types == null ? List.of() : types.fileTypes();
         if (firsts.length == 0) {
             String source = ReplicaMarker.sourceOf(dir);
             if (source != null) {
                 throw QueueErrors.replicaWithoutFiles(dir, source);
             }
-            this.descriptor = mine;
+            this.writeTypes = mine;
             this.segmentSize = options.segmentSize();
-            SegmentFiles.createIfAbsent(dir, 0, segmentSize, descriptor, privateFiles);
+            SegmentFiles.createIfAbsent(dir, 0, segmentSize, writeTypes, privateFiles);
             firsts = SegmentFiles.list(dir);
         } else {
             SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
             this.segmentSize = last.segmentSize();
-            this.descriptor = type == null ? last.descriptor() : mine;
+            this.writeTypes = types == null ? last.types() : mine;
         }
         for (SegmentHeader.Info info : Retention.readExisting(dir, firsts)) { // retention may delete meanwhile
             check(info);
         }
-        if (descriptor != null && maxPayload() < descriptor.length()) {
-            throw QueueErrors.messageTooLarge(descriptor.length(), segmentSize, maxPayload());
+        for (FileType type : writeTypes) {
+            if (maxPayload() < type.descriptor().length()) {
+                throw QueueErrors.messageTooLarge(type.descriptor().length(), segmentSize, maxPayload());
+            }
         }
-        this.preparer = new SegmentPreparer(dir, segmentSize, descriptor, privateFiles);
+        this.preparer = new SegmentPreparer(dir, segmentSize, writeTypes, privateFiles);
         this.prepareNextFile = options.prepareNextFile();
     }
 
@@ -91,13 +93,19 @@ final class SegmentDirectory<T> implements AutoCloseable {
         return dir;
     }
 
-    Class<T> type() {
-        return type;
+    /** The queue's types, or null for a queue opened raw. */
+    MessageTypes<T> types() {
+        return types;
     }
 
-    /** The layout appenders write and new files record, or null for a raw queue of raw files. */
+    /** The type table appenders write and new files record. */
+    List<FileType> writeTypes() {
+        return writeTypes;
+    }
+
+    /** The layout of the only type appenders write, or null for raw payloads or several types. */
     LayoutDescriptor descriptor() {
-        return descriptor;
+        return writeTypes.size() == 1 ? writeTypes.getFirst().descriptor() : null;
     }
 
     LayoutPolicy layoutPolicy() {
@@ -110,24 +118,24 @@ final class SegmentDirectory<T> implements AutoCloseable {
     }
 
     /**
-     * The copier of the message class.
+     * The queue's types.
      *
      * @throws IllegalStateException if the queue is opened raw
      */
-    BlockCopier<T> copier() {
-        if (copier == null) {
+    MessageTypes<T> typesOrThrow() {
+        if (types == null) {
             throw QueueErrors.openedRaw(dir);
         }
-        return copier;
+        return types;
     }
 
     long segmentSize() {
         return segmentSize;
     }
 
-    /** The payload length every record must have, or -1 when any length is allowed. */
+    /** The payload length every record appenders write has (one type), or -1 when lengths differ or are free. */
     int fixedPayloadLength() {
-        return descriptor == null ? -1 : descriptor.length();
+        return writeTypes.size() == 1 ? writeTypes.getFirst().descriptor().length() : -1;
     }
 
     /** The longest payload a record of this queue holds: what a file's records area takes, at most 2^31 - 1 bytes. */
@@ -140,22 +148,28 @@ final class SegmentDirectory<T> implements AutoCloseable {
         return SegmentFiles.list(dir);
     }
 
-    /** The newest file, mapped in the caller's thread for appending; its layout must be ours. */
+    /** The newest file, mapped in the caller's thread for appending; it must take this queue's records. */
     MappedSegment mapNewestForAppend() {
         long[] firsts = firsts();
-        return new MappedSegment(fileForWriting(firsts[firsts.length - 1]));
+        return new MappedSegment(writable(file(firsts[firsts.length - 1])));
     }
 
     /**
      * The file of {@code firstIndex}, mapped in the caller's thread for appending, created if absent (rolling):
-     * published from the background preparation if {@link #prepareFile} asked for it, else created here. Its
-     * layout must be ours.
+     * published from the background preparation if {@link #prepareFile} asked for it, else created here.
+     *
+     * @throws LayoutMismatchException if the file exists with another type table (another appender took the queue over
+     *                                 with other layouts: {@link QueueErrors#queueContinuesInOtherLayouts})
      */
     MappedSegment mapForAppend(long firstIndex) {
         preparer.publishIfPrepared(firstIndex);
-        SegmentHeader.Info info = checkWritable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize,
-                descriptor, privateFiles)));
-        return new MappedSegment(info);
+        return new MappedSegment(writable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes,
+                privateFiles))));
+    }
+
+    /** The validated header of the file of {@code firstIndex}, created with this queue's types if absent. */
+    SegmentHeader.Info createIfAbsent(long firstIndex) {
+        return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes, privateFiles));
     }
 
     /**
@@ -172,15 +186,46 @@ final class SegmentDirectory<T> implements AutoCloseable {
         }
     }
 
-    /** Validated header of the existing file of {@code firstIndex}, whose layout must be ours. */
-    SegmentHeader.Info fileForWriting(long firstIndex) {
-        return checkWritable(file(firstIndex));
+    /** Validated header of the existing file of {@code firstIndex}. */
+    SegmentHeader.Info file(long firstIndex) {
+        return check(SegmentFiles.readHeader(dir, firstIndex));
     }
 
-    /** The reader of the records of a file this directory validated. */
-    BlockReader<T> reader(SegmentHeader.Info info) {
-        BlockReader<T> reader = readers.get(info.descriptor());
-        return reader != null ? reader : readerOf(info);
+    /**
+     * Makes the newest file one this queue's appenders may write: if its type table is another (other classes, ids or
+     * layouts), ends it with a padding word at its first free record ({@link RecordProtocol#endFile}) and continues the
+     * queue in a new file of this queue's types at the next index (or in the file another appender of these types
+     * created there first). Maps the files in a temporary arena of the caller's thread.
+     *
+     * @throws LayoutMismatchException if appenders of other types keep taking the queue over meanwhile, or this queue is
+     *                                 opened raw and the newest file's types changed since it was opened
+     */
+    void continueInOwnTypes() {
+        long[] firsts = firsts();
+        SegmentHeader.Info newest = file(firsts[firsts.length - 1]);
+        for (int attempt = 0; !takesAppends(newest); attempt++) {
+            if (attempt == 8 || types == null) { // a raw queue writes the table it found; it changes no file's
+                throw QueueErrors.queueContinuesInOtherLayouts(newest.file(), FileType.describe(newest.types()),
+                        FileType.describe(writeTypes));
+            }
+            long next;
+            try (RecordCursor cursor = RecordCursor.forAppender()) {
+                cursor.enter(new MappedSegment(newest));
+                next = RecordProtocol.endFile(cursor, ProcessHandle.current().pid());
+            }
+            newest = createIfAbsent(next);
+        }
+    }
+
+    /** Whether this queue's appenders may write into the file of {@code info} (validated here). */
+    boolean takesAppends(SegmentHeader.Info info) {
+        return table(info).writable();
+    }
+
+    /** The table of a file this directory validated. */
+    FileTypeTable<T> table(SegmentHeader.Info info) {
+        FileTypeTable<T> table = tables.get(info.types());
+        return table != null ? table : tableOf(info);
     }
 
     /**
@@ -199,52 +244,27 @@ final class SegmentDirectory<T> implements AutoCloseable {
         preparer.close();
     }
 
-    /** Validated header of the existing file of {@code firstIndex}. */
-    private SegmentHeader.Info file(long firstIndex) {
-        return check(SegmentFiles.readHeader(dir, firstIndex));
-    }
-
     private SegmentHeader.Info check(SegmentHeader.Info info) {
-        if (descriptor == null) {
-            if (!info.raw()) {
-                throw QueueErrors.typedFileOpenedRaw(info.file(), info.descriptor().className());
-            }
-            return info;
+        if (types != null && info.raw()) {
+            throw QueueErrors.rawFileOpenedTyped(info.file(), types.toString());
         }
-        if (info.raw()) {
-            throw QueueErrors.rawFileOpenedTyped(info.file(), descriptor.className());
-        }
-        if (copier == null) {
-            // Opened raw on a queue of a message class: payloads are the stored blocks, of one layout throughout.
-            LayoutComparison comparison = info.descriptor().compatibility(descriptor);
-            if (!comparison.identical()) {
-                throw QueueErrors.layoutMismatch(info.file(), comparison);
-            }
-        } else {
-            readerOf(info);
-        }
+        tableOf(info);
         return info;
     }
 
-    private BlockReader<T> readerOf(SegmentHeader.Info info) {
-        BlockReader<T> reader = readers.get(info.descriptor());
-        if (reader == null) {
-            try {
-                reader = BlockReader.of(info.descriptor(), copier, layoutPolicy);
-            } catch (IncompatibleLayoutException e) {
-                throw QueueErrors.layoutMismatch(info.file(), e);
-            }
-            readers.putIfAbsent(info.descriptor(), reader);
+    private FileTypeTable<T> tableOf(SegmentHeader.Info info) {
+        FileTypeTable<T> table = tables.get(info.types());
+        if (table == null) {
+            table = new FileTypeTable<>(info, types, writeTypes, layoutPolicy);
+            tables.putIfAbsent(info.types(), table);
         }
-        return reader;
+        return table;
     }
 
-    private SegmentHeader.Info checkWritable(SegmentHeader.Info info) {
-        if (descriptor != null && !info.raw()) {
-            LayoutComparison comparison = info.descriptor().compatibility(descriptor);
-            if (!comparison.identical() || !info.descriptor().jvm().byteOrder().equals(descriptor.jvm().byteOrder())) {
-                throw QueueErrors.foreignLayoutAppend(info.file(), comparison);
-            }
+    private SegmentHeader.Info writable(SegmentHeader.Info info) {
+        if (!table(info).writable()) {
+            throw QueueErrors.queueContinuesInOtherLayouts(info.file(), FileType.describe(info.types()),
+                    FileType.describe(writeTypes));
         }
         return info;
     }

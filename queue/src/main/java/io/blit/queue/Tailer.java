@@ -6,6 +6,7 @@ import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
+import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -51,9 +52,14 @@ public final class Tailer<T> implements AutoCloseable {
     private final RecordCursor cursor;
     /** Moves {@link #cursor} from record to record and file to file. */
     private final RecordWalker walker;
-    /** The reader of {@link #readerFile}'s layout; renewed when the cursor's file changes. */
-    private BlockReader<T> reader;
-    private MappedSegment readerFile;
+    /** The type table of {@link #tableFile}; renewed when the cursor's file changes. */
+    private FileTypeTable<T> table;
+    private MappedSegment tableFile;
+    /** The one instance per queue type slot that {@link #read(MessageHandler)} delivers, created at first need. */
+    private Object[] instances;
+    private long unknownRecords;
+    private int lastTypeId = -1;
+    private String lastTypeName;
     /** Sum of the words {@link #pretouch} loaded; written only so that the loads are not dead code. */
     private long touched;
     private boolean closed;
@@ -84,9 +90,13 @@ public final class Tailer<T> implements AutoCloseable {
     /**
      * Reads the next message into {@code into} if one is committed, without waiting. A message of a file
      * written under another layout is read as the queue's {@link BlitQueue#layoutPolicy()} says (validated when
-     * the file was opened): translated field by field under TRANSLATE.
+     * the file was opened): translated field by field under TRANSLATE. A record of a type id the queue does not know
+     * is skipped and counted ({@link #unknownRecords()}).
      *
      * @return true if a message was read (and {@link #index()} advanced), false if none is ready
+     * @throws IllegalArgumentException if the next message is of another of the queue's types than {@code into}'s
+     *                                  class (it is not consumed: read a queue of several types with
+     *                                  {@link #read(MessageHandler)})
      * @throws IllegalStateException   if the queue is raw, or this tailer is closed
      * @throws QueueCorruptedException if a record header or a file is invalid, or the mapped file was truncated
      *                                 under this tailer (by another process)
@@ -99,37 +109,116 @@ public final class Tailer<T> implements AutoCloseable {
         RecordCursor cursor = this.cursor;
         try {
             Objects.requireNonNull(into, "into");
-            files.copier(); // throws for a raw queue
-            int payload = advance(cursor);
-            if (payload < 0) {
-                MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
-                return false;
+            files.typesOrThrow();
+            while (true) {
+                int payload = advance(cursor);
+                if (payload < 0) {
+                    MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
+                    return false;
+                }
+                MappedSegment file = cursor.file();
+                if (tableFile != file) {
+                    table = files.table(file.info());
+                    tableFile = file;
+                }
+                int slot = RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));
+                BlockReader<?> reader = table.reader(slot);
+                if (reader == null) {
+                    skipUnknown(cursor, slot, payload);
+                    continue;
+                }
+                long length = reader.byteSize();
+                if (payload != length) {
+                    throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload, length,
+                            reader.copier().type());
+                }
+                if (!reader.translates() && into.getClass() == reader.copier().type()
+                        && into instanceof TriviallyCopyable block) {
+                    // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant
+                    // call site, which the JIT folds for the exact class (docs/copy-engine.md).
+                    block.readFrom(cursor.segment(), cursor.payloadPosition());
+                } else {
+                    readInto(reader, cursor, into, slot);
+                }
+                lastTypeId = table.typeId(slot);
+                lastTypeName = table.typeName(slot);
+                RecordProtocol.consume(cursor, length);
+                return true;
             }
-            MappedSegment file = cursor.file();
-            if (readerFile != file) {
-                reader = files.reader(file.info());
-                readerFile = file;
-            }
-            long length = reader.byteSize();
-            if (payload != length) {
-                throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload, length, files.type());
-            }
-            if (!reader.translates() && into.getClass() == files.type() && into instanceof TriviallyCopyable block) {
-                // Same layout: the same copier (the class's default) reached through TriviallyCopyable's constant call
-                // site, which the JIT folds for the exact class (docs/copy-engine.md).
-                block.readFrom(cursor.segment(), cursor.payloadPosition());
-            } else {
-                reader.readFrom(cursor.segment(), cursor.payloadPosition(), into); // translates, or checks the class
-            }
-            RecordProtocol.consume(cursor, length);
-            return true;
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
     }
 
     /**
-     * Copies the next message's payload into {@code into} at offset 0 if one is committed, without waiting.
+     * Reads the next record, if one is committed, without waiting, and delivers it to {@code handler}: a message of one
+     * of the queue's types in this tailer's one reused instance of that type ({@link MessageHandler#onMessage}), a record
+     * of a type id the queue does not know as its bytes ({@link MessageHandler#onUnknown}, counted in
+     * {@link #unknownRecords()}). Each type is read under its own stored layout, as {@link #readNext} reads. The record
+     * counts as read when the handler is called: if the handler throws, the exception propagates and this tailer is
+     * past the record. Allocates nothing per message (an unknown record's view excepted).
+     *
+     * @return true if a record was delivered, false if none is ready
+     * @throws IllegalStateException   if the queue is raw, this tailer is closed, or a type's instance cannot be created
+     * @throws QueueCorruptedException  as {@link #readNext}
+     * @throws MessagesDeletedException as {@link #readNext}
+     */
+    public boolean read(MessageHandler<? super T> handler) {
+        RecordCursor cursor = this.cursor;
+        long index;
+        Object message;
+        MemorySegment unknown = null;
+        try {
+            Objects.requireNonNull(handler, "handler");
+            files.typesOrThrow();
+            int payload = advance(cursor);
+            if (payload < 0) {
+                MappedFaults.surfacePending();
+                return false;
+            }
+            MappedSegment file = cursor.file();
+            if (tableFile != file) {
+                table = files.table(file.info());
+                tableFile = file;
+            }
+            int slot = RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));
+            BlockReader<?> reader = table.reader(slot);
+            index = cursor.index();
+            if (reader == null) {
+                unknown = cursor.segment().asSlice(cursor.payloadPosition(), payload).asReadOnly();
+                message = null;
+                skipUnknown(cursor, slot, payload);
+            } else {
+                if (payload != reader.byteSize()) {
+                    throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload,
+                            reader.byteSize(), reader.copier().type());
+                }
+                message = instance(table.queueSlot(slot));
+                if (!reader.translates() && message instanceof TriviallyCopyable block) {
+                    block.readFrom(cursor.segment(), cursor.payloadPosition());
+                } else {
+                    readInto(reader, cursor, message, slot);
+                }
+                lastTypeId = table.typeId(slot);
+                lastTypeName = table.typeName(slot);
+                RecordProtocol.consume(cursor, payload);
+            }
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
+        }
+        if (unknown != null) {
+            handler.onUnknown(index, lastTypeId, unknown);
+        } else {
+            @SuppressWarnings("unchecked")
+            T typed = (T) message;
+            handler.onMessage(index, typed);
+        }
+        return true;
+    }
+
+    /**
+     * Copies the next message's payload into {@code into} at offset 0 if one is committed, without waiting; any type.
+     * {@link #lastTypeId()} then gives its type.
      *
      * @return the payload's length, or -1 if no message is ready
      * @throws IllegalArgumentException if the payload is longer than {@code into} (the message is not consumed)
@@ -148,12 +237,73 @@ public final class Tailer<T> implements AutoCloseable {
             if (length > into.byteSize()) {
                 throw QueueErrors.targetTooSmall(cursor.index(), length, into.byteSize());
             }
+            MappedSegment file = cursor.file();
+            if (tableFile != file) {
+                table = files.table(file.info());
+                tableFile = file;
+            }
+            int slot = RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));
+            if (table.size() > 0 && !table.declared(slot)) {
+                throw QueueErrors.undeclaredTypeSlot(file.info().file(), cursor.position(), slot, table.size());
+            }
             MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
+            lastTypeId = table.size() > 0 ? table.typeId(slot) : -1;
+            lastTypeName = table.size() > 0 ? table.typeName(slot) : null;
             RecordProtocol.consume(cursor, length);
             return length;
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
+    }
+
+    /** The type id of the last record read (by any read method), or -1 before the first or for raw payloads. */
+    public int lastTypeId() {
+        return lastTypeId;
+    }
+
+    /**
+     * The simple class name its file records for the type of the last record read, by any read method (no class
+     * needed), or null for raw payloads or before the first.
+     */
+    public String lastTypeName() {
+        return lastTypeName;
+    }
+
+    /** How many records of type ids the queue does not know this tailer skipped or gave to an {@code onUnknown}. */
+    public long unknownRecords() {
+        return unknownRecords;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void readInto(BlockReader<?> reader, RecordCursor cursor, Object into, int slot) {
+        if (into.getClass() != reader.copier().type()) {
+            throw QueueErrors.otherMessageType(cursor.index(), table.typeId(slot), reader.copier().type(),
+                    into.getClass());
+        }
+        ((BlockReader<Object>) reader).readFrom(cursor.segment(), cursor.payloadPosition(), into);
+    }
+
+    /** Steps over a record of a type the queue does not know, counting it; throws if its file declares no such type. */
+    private void skipUnknown(RecordCursor cursor, int slot, int payload) {
+        if (!table.declared(slot)) {
+            throw QueueErrors.undeclaredTypeSlot(cursor.file().info().file(), cursor.position(), slot, table.size());
+        }
+        lastTypeId = table.typeId(slot);
+        lastTypeName = table.typeName(slot);
+        unknownRecords++;
+        RecordProtocol.consume(cursor, payload);
+    }
+
+    private Object instance(int queueSlot) {
+        if (instances == null) {
+            instances = new Object[files.typesOrThrow().size()];
+        }
+        Object instance = instances[queueSlot];
+        if (instance == null) {
+            instance = files.typesOrThrow().entry(queueSlot).newInstance();
+            instances[queueSlot] = instance;
+        }
+        return instance;
     }
 
     /**

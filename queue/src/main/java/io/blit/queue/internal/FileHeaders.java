@@ -38,7 +38,8 @@ public final class FileHeaders {
                     Arrays.copyOf(header, SegmentHeader.HEADER_AREA), SegmentHeader.segmentSizeOf(header), first);
             return "file " + first + " created " + Instant.ofEpochSecond(0, info.createdNanos()) + " by pid "
                     + info.creatorPid() + ", segment size " + info.segmentSize() + ", "
-                    + (info.raw() ? "raw payloads" : "messages " + info.descriptor().className());
+                    + (info.raw() ? "raw payloads" : info.types().size() == 1 && info.types().getFirst().typeId() == 0
+                    ? "messages " + info.descriptor().className() : "message types " + FileType.describe(info.types()));
         } catch (QueueCorruptedException e) {
             return "an invalid file header (" + e.getMessage() + ")";
         }

@@ -153,6 +153,45 @@ public final class QueueErrors {
                 + " apart); append with a class of the file's layout, or to a new queue. " + comparison.report());
     }
 
+    public static LayoutMismatchException typeLayoutMismatch(Path file, int typeId, IncompatibleLayoutException cause) {
+        LayoutMismatchException mismatch = layoutMismatch(file, cause);
+        LayoutMismatchException named = new LayoutMismatchException("message type " + typeId + ": "
+                + mismatch.getMessage());
+        named.initCause(cause);
+        return named;
+    }
+
+    /** An appender meets, at a roll, a file another appender started with other message layouts (a rolling deploy). */
+    public static LayoutMismatchException queueContinuesInOtherLayouts(Path file, String stored, String mine) {
+        return new LayoutMismatchException("the queue continues in " + file + " with message layouts other than this "
+                + "appender's (file: " + stored + "; this appender: " + mine + "): a producer with other classes took "
+                + "the queue over. Nothing was appended; upgrade this producer to the same message classes "
+                + "(docs/queue.md, \"Upgrading\") and open a new appender");
+    }
+
+    public static IllegalArgumentException notAMessageType(Class<?> type, String types) {
+        return new IllegalArgumentException(type.getName() + " is not one of this queue's message types " + types);
+    }
+
+    public static IllegalArgumentException otherMessageType(long index, int typeId, Class<?> stored, Class<?> into) {
+        return new IllegalArgumentException("message " + index + " is a " + stored.getName() + " (type " + typeId
+                + "), not a " + into.getName() + "; read a queue of several types with read(MessageHandler)");
+    }
+
+    public static IllegalArgumentException unknownTypeId(int typeId, Path dir) {
+        return new IllegalArgumentException("queue " + dir + " takes no message type " + typeId);
+    }
+
+    public static IllegalStateException rawAppendToTypedFile(Path file) {
+        return new IllegalStateException("queue file " + file + " holds several message types: append objects, or "
+                + "raw bytes with append(typeId, payload)");
+    }
+
+    public static QueueCorruptedException undeclaredTypeSlot(Path file, long position, int slot, int types) {
+        return new QueueCorruptedException(file, position, "record of type slot " + slot + " in a file of " + types
+                + " type(s)");
+    }
+
     public static LayoutMismatchException typedFileOpenedRaw(Path file, String className) {
         return new LayoutMismatchException("queue file " + file + " holds " + className
                 + " messages, but the queue was opened as raw bytes");
@@ -185,9 +224,9 @@ public final class QueueErrors {
                 + segmentSize + "-byte segment file (at most " + maxPayload + " payload bytes)");
     }
 
-    public static IllegalArgumentException descriptorTooLarge(String className, int length) {
-        return new IllegalArgumentException("layout descriptor of " + className + " is " + length
-                + " bytes; the header area holds at most " + (SegmentHeader.HEADER_AREA - 4 - SegmentHeader.DESCRIPTOR_OFFSET));
+    public static IllegalArgumentException typeTableTooLarge(int types, int length, int room) {
+        return new IllegalArgumentException("the layouts of " + types + " message type(s) take " + length
+                + " bytes; a segment file's header holds at most " + room + " (docs/queue-design.md, \"Type table\")");
     }
 
     public static IllegalArgumentException wrongPayloadLength(long size, int fixed) {

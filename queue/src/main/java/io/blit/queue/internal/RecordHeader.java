@@ -8,14 +8,21 @@ import java.lang.invoke.VarHandle;
  * The 64-bit header word that starts every record of a segment file, and the atomic accesses to it.
  *
  * <pre>
- *  63 62 61 60                       32 31                              0
- * +-----+--+---------------------------+---------------------------------+
- * |state|P |  pid of the claimer (29)  |     payload length (32)         |
- * +-----+--+---------------------------+---------------------------------+
+ *  63 62 61 60      54 53             32 31                              0
+ * +-----+--+----------+-----------------+---------------------------------+
+ * |state|P | type (7) | claimer pid (22)|     payload length (32)         |
+ * +-----+--+----------+-----------------+---------------------------------+
  * state: 00 empty (the whole word is 0)  01 CLAIMED  10 COMMITTED  11 ABANDONED
  * P:     padding — the rest of the file is unused; continue in the next file
+ * type:  the record's slot in its file's type table (format 2); 0 in a file of one type
  * next record at: position + align8(8 + length)
  * </pre>
+ *
+ * <p><b>Type and pid.</b> Format 1 had a 29-bit pid and no type; format 2 gives the top 7 of those bits to the type
+ * slot. Linux pids are below 2^22 ({@code PID_MAX_LIMIT}), so a format-1 word written on Linux has type 0, and a
+ * reader of a format-1 file (one type) ignores the type bits anyway. A pid is stored modulo 2^22: exact on Linux and
+ * macOS; where pids are larger, a dead claimer could be taken for a live one of the same low bits (its record then
+ * waits until that process ends) and never the reverse.
  *
  * <p>A payload is at most {@link #MAX_PAYLOAD} (2^31 - 1) bytes: {@link #length} is an {@code int}, and readers refuse a
  * word whose length field reads negative as corrupt. Only the empty word has state 00.
@@ -38,7 +45,11 @@ public final class RecordHeader {
     public static final long STATE_ABANDONED = 3L;
     public static final long PADDING_BIT = 1L << 61;
     public static final int PID_SHIFT = 32;
-    public static final long PID_MASK = (1L << 29) - 1;
+    public static final long PID_MASK = (1L << 22) - 1;
+    public static final int TYPE_SHIFT = 54;
+    public static final long TYPE_MASK = (1L << 7) - 1;
+    /** How many types one file's type table holds: the type field's 7 bits. */
+    public static final int MAX_TYPES = (int) TYPE_MASK + 1;
     public static final long LENGTH_MASK = 0xFFFF_FFFFL;
     /** The longest payload a record holds, {@code Integer.MAX_VALUE} bytes (see the class comment). */
     public static final long MAX_PAYLOAD = Integer.MAX_VALUE;
@@ -50,7 +61,18 @@ public final class RecordHeader {
 
     /** The CLAIMED word of a record of {@code length} payload bytes claimed by process {@code pid}. */
     public static long claimed(long pid, int length) {
-        return (STATE_CLAIMED << STATE_SHIFT) | ((pid & PID_MASK) << PID_SHIFT) | (length & LENGTH_MASK);
+        return claimed(pid, 0, length);
+    }
+
+    /** The CLAIMED word of a record of type slot {@code slot} (0 to 127) and {@code length} payload bytes. */
+    public static long claimed(long pid, int slot, int length) {
+        return (STATE_CLAIMED << STATE_SHIFT) | ((slot & TYPE_MASK) << TYPE_SHIFT) | ((pid & PID_MASK) << PID_SHIFT)
+                | (length & LENGTH_MASK);
+    }
+
+    /** The record's slot in its file's type table (0 to 127). */
+    public static int typeSlot(long word) {
+        return (int) ((word >>> TYPE_SHIFT) & TYPE_MASK);
     }
 
     /** The COMMITTED form of a CLAIMED word (same pid and length). */
@@ -122,10 +144,11 @@ public final class RecordHeader {
         return (long) WORD.compareAndExchange(segment, position, expected, word);
     }
 
-    /** A one-line rendering for messages: {@code COMMITTED pid=123 length=144}. */
+    /** A one-line rendering for messages: {@code COMMITTED type=0 pid=123 length=144}. */
     public static String describe(long word) {
         String[] states = {"EMPTY", "CLAIMED", "COMMITTED", "ABANDONED"};
-        return states[(int) state(word)] + (isPadding(word) ? " PADDING" : "") + " pid=" + pid(word)
+        return states[(int) state(word)] + (isPadding(word) ? " PADDING" : "") + " type=" + typeSlot(word)
+                + " pid=" + pid(word)
                 + " length=" + length(word);
     }
 }

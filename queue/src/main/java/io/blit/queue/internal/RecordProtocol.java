@@ -93,6 +93,43 @@ public final class RecordProtocol {
     }
 
     /**
+     * Ends the cursor's file at its first free header word with a padding word, so that every appender and tailer
+     * continues in the next file, whose first index this returns; records other claimers won before it stay and are
+     * skipped (their claims are not disturbed). If the file holds no record yet, its first record is first claimed
+     * ABANDONED with no payload, so its index is never a message: a file cannot end at its first record (a padding
+     * word there reads as corrupt). Used when an appender continues the queue under other message layouts.
+     *
+     * @return the first index of the next file: the index of the padding word (or of the file's end)
+     * @throws io.blit.queue.QueueCorruptedException as {@link #claim}
+     */
+    public static long endFile(RecordCursor cursor, long pid) {
+        MappedSegment file = cursor.file();
+        while (true) {
+            long position = cursor.position();
+            if (position + RecordHeader.LENGTH > file.size()) {
+                return cursor.index();
+            }
+            boolean first = cursor.ordinal() == 0;
+            long word = first ? RecordHeader.abandoned(RecordHeader.claimed(pid, 0)) : RecordHeader.padding(pid);
+            long witness = RecordHeader.compareAndExchange(file.segment(), position, 0L, word);
+            if (witness == 0L) {
+                if (!first) {
+                    return cursor.index();
+                }
+                cursor.skip(0);
+                continue;
+            }
+            if (RecordHeader.isPadding(witness)) {
+                return cursor.index();
+            }
+            if (RecordHeader.state(witness) == RecordHeader.STATE_EMPTY) {
+                throw QueueErrors.badRecordWord(file.info().file(), position, witness);
+            }
+            cursor.skip(file.checkedLength(witness, position));
+        }
+    }
+
+    /**
      * The claim step of both {@link #tryClaimInPlace} and {@link #claim}: the CAS of the word at the cursor from 0
      * to {@code claimWord} and, if it won, the checkpoint.
      *

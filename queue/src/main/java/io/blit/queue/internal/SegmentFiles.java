@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -131,8 +132,14 @@ public final class SegmentFiles {
     /** As {@link #createIfAbsent(Path, long, long, LayoutDescriptor)}; {@code rw-------} if {@code privateFiles}. */
     public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize,
                                                     LayoutDescriptor descriptor, boolean privateFiles) {
+        return createIfAbsent(dir, firstIndex, segmentSize, FileType.single(descriptor), privateFiles);
+    }
+
+    /** As {@link #createIfAbsent(Path, long, long, LayoutDescriptor)}, for a file recording the type table {@code types}. */
+    public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize, List<FileType> types,
+                                                    boolean privateFiles) {
         if (!Files.exists(path(dir, firstIndex))) {
-            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, descriptor, false, privateFiles));
+            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, types, false, privateFiles));
         }
         return readHeader(dir, firstIndex);
     }
@@ -157,8 +164,14 @@ public final class SegmentFiles {
     /** As {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}; {@code rw-------} if {@code privateFiles}. */
     public static Path prepare(Path dir, long firstIndex, long segmentSize, LayoutDescriptor descriptor,
                                boolean zeroFill, boolean privateFiles) {
-        byte[] header = SegmentHeader.encode(segmentSize, firstIndex,
-                System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), descriptor);
+        return prepare(dir, firstIndex, segmentSize, FileType.single(descriptor), zeroFill, privateFiles);
+    }
+
+    /** As {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}, for a file recording the table {@code types}. */
+    public static Path prepare(Path dir, long firstIndex, long segmentSize, List<FileType> types, boolean zeroFill,
+                               boolean privateFiles) {
+        byte[] header = SegmentHeader.encodeTypes(segmentSize, firstIndex,
+                System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types);
         return prepare(dir, firstIndex, segmentSize, header, zeroFill, privateFiles);
     }
 

@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -19,8 +20,11 @@ import java.util.zip.CRC32C;
  *        | magic "BLITQUE\0" (8)            | format version u32 | header length u32 (H) |
  * 16     | segment size u64                 | first message index u64                    |
  * 32     | created, epoch ns u64            | creator pid u64                            |
- * 48     | descriptor length u32 (0 = raw)  | reserved u32 (0)                           |
- * 56     | layout descriptor (LayoutDescriptor binary encoding), descriptor length bytes |
+ * 48     | format 1: descriptor length u32 (0 = raw)  | reserved u32 (0)                 |
+ *        | format 2: type count u32 (0 = raw)         | type table length u32            |
+ * 56     | format 1: layout descriptor (LayoutDescriptor binary encoding)                |
+ *        | format 2: type table, per type in ascending id order:                         |
+ *        |           type id u32 | descriptor length u32 | layout descriptor             |
  * H      | CRC32C of bytes [0, H) u32                                                    |
  *        | zeros up to 4096                                                              |
  * 4096   +------------------------------------------------------------------+
@@ -32,6 +36,12 @@ import java.util.zip.CRC32C;
  *
  * All header integers are little-endian. Stateless; thread-safe.
  *
+ * <p><b>Versions.</b> Format 1 records one message class (type id 0) or none (raw payloads); format 2 a table of up to
+ * {@link RecordHeader#MAX_TYPES} types, each under its type id (0 to {@value #MAX_TYPE_ID}) with its layout. A file
+ * whose table format 1 can express (raw, or one type of id 0) is written as format 1, so that readers of format 1
+ * read it; any other as format 2. Both are read. The whole table must fit the 4096-byte header area
+ * ({@link #fits}).
+ *
  * <p><b>Validation.</b> Header bytes come from files and, for a replica, from the network: {@link #decode} and
  * {@link #decodeCopy} check every field before it is used (bounds first, then magic, version, header length, CRC,
  * segment size, first index, descriptor), and any failure is a {@link QueueCorruptedException}; no byte array or file
@@ -40,7 +50,10 @@ import java.util.zip.CRC32C;
  * which address every record of a file of at most 4 GiB (its last record starts at most at 2^32 - 8).
  */
 public final class SegmentHeader {
-    public static final int FORMAT_VERSION = 1;
+    /** The newest format version written and read; format 1 is read and written too (see the class comment). */
+    public static final int FORMAT_VERSION = 2;
+    /** The largest type id a file records (u16, as SBE's template ids). */
+    public static final int MAX_TYPE_ID = 0xFFFF;
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
     public static final int HEADER_LENGTH_OFFSET = 12;
@@ -49,6 +62,9 @@ public final class SegmentHeader {
     public static final int CREATED_OFFSET = 32;
     public static final int PID_OFFSET = 40;
     public static final int DESCRIPTOR_LENGTH_OFFSET = 48;
+    /** Format 2: the number of types (at the place of format 1's descriptor length), then the table's length. */
+    public static final int TYPE_COUNT_OFFSET = 48;
+    public static final int TYPE_TABLE_LENGTH_OFFSET = 52;
     public static final int DESCRIPTOR_OFFSET = 56;
     /** Bytes of the header area; the header and its CRC must fit in it. */
     public static final int HEADER_AREA = 4096;
@@ -74,13 +90,38 @@ public final class SegmentHeader {
     private SegmentHeader() {
     }
 
-    /** The validated content of a segment file's header. */
-    public record Info(Path file, long segmentSize, long firstIndex, long createdNanos, long creatorPid,
-                       LayoutDescriptor descriptor) {
-        /** Whether the queue holds raw byte payloads (no message class recorded). */
-        public boolean raw() {
-            return descriptor == null;
+    /**
+     * The validated content of a segment file's header.
+     *
+     * @param version the format version, 1 or 2
+     * @param types   the file's type table, in ascending id order (empty: raw payloads; format 1: one type of id 0)
+     */
+    public record Info(Path file, long segmentSize, long firstIndex, long createdNanos, long creatorPid, int version,
+                       List<FileType> types) {
+        public Info {
+            types = List.copyOf(types);
         }
+
+        /** The header of a file of one message class (type id 0), or of raw payloads for a null descriptor. */
+        public Info(Path file, long segmentSize, long firstIndex, long createdNanos, long creatorPid,
+                    LayoutDescriptor descriptor) {
+            this(file, segmentSize, firstIndex, createdNanos, creatorPid, 1, FileType.single(descriptor));
+        }
+
+        /** Whether the file holds raw byte payloads (no message class recorded). */
+        public boolean raw() {
+            return types.isEmpty();
+        }
+
+        /** The layout of the file's only type, or null if it is raw or has several types. */
+        public LayoutDescriptor descriptor() {
+            return types.size() == 1 ? types.getFirst().descriptor() : null;
+        }
+    }
+
+    /** Whether a header recording {@code types} fits the header area (see {@link #encodeTypes}). */
+    public static boolean fits(List<FileType> types) {
+        return DESCRIPTOR_OFFSET + tableLength(types, FileType.formatOneCanHold(types)) + 4 <= HEADER_AREA;
     }
 
     /**
@@ -91,26 +132,60 @@ public final class SegmentHeader {
      */
     public static byte[] encode(long segmentSize, long firstIndex, long createdNanos, long pid,
                                 LayoutDescriptor descriptor) {
-        int descriptorLength = descriptor == null ? 0 : descriptor.encodedSize();
-        int headerLength = DESCRIPTOR_OFFSET + descriptorLength;
+        return encodeTypes(segmentSize, firstIndex, createdNanos, pid, FileType.single(descriptor));
+    }
+
+    /**
+     * The {@link #HEADER_AREA} bytes of a new file's header recording {@code types} (in ascending id order): format 1
+     * if it can express them (raw, or one type of id 0), else format 2.
+     *
+     * @throws IllegalArgumentException if the table does not fit in the header area, or is not in ascending id order
+     */
+    public static byte[] encodeTypes(long segmentSize, long firstIndex, long createdNanos, long pid,
+                                     List<FileType> types) {
+        FileType.checkTable(types);
+        boolean formatOne = FileType.formatOneCanHold(types);
+        int tableLength = tableLength(types, formatOne);
+        int headerLength = DESCRIPTOR_OFFSET + tableLength;
         if (headerLength + 4 > HEADER_AREA) {
-            throw QueueErrors.descriptorTooLarge(descriptor.className(), descriptorLength);
+            throw QueueErrors.typeTableTooLarge(types.size(), tableLength, HEADER_AREA - 4 - DESCRIPTOR_OFFSET);
         }
         byte[] bytes = new byte[HEADER_AREA];
         MemorySegment s = MemorySegment.ofArray(bytes);
         MemorySegment.copy(MemorySegment.ofArray(MAGIC), 0, s, MAGIC_OFFSET, MAGIC.length);
-        s.set(INT, VERSION_OFFSET, FORMAT_VERSION);
+        s.set(INT, VERSION_OFFSET, formatOne ? 1 : 2);
         s.set(INT, HEADER_LENGTH_OFFSET, headerLength);
         s.set(LONG, SEGMENT_SIZE_OFFSET, segmentSize);
         s.set(LONG, FIRST_INDEX_OFFSET, firstIndex);
         s.set(LONG, CREATED_OFFSET, createdNanos);
         s.set(LONG, PID_OFFSET, pid);
-        s.set(INT, DESCRIPTOR_LENGTH_OFFSET, descriptorLength);
-        if (descriptor != null) {
-            descriptor.encodeTo(s, DESCRIPTOR_OFFSET);
+        if (formatOne) {
+            s.set(INT, DESCRIPTOR_LENGTH_OFFSET, tableLength);
+            if (!types.isEmpty()) {
+                types.getFirst().descriptor().encodeTo(s, DESCRIPTOR_OFFSET);
+            }
+        } else {
+            s.set(INT, TYPE_COUNT_OFFSET, types.size());
+            s.set(INT, TYPE_TABLE_LENGTH_OFFSET, tableLength);
+            long at = DESCRIPTOR_OFFSET;
+            for (FileType type : types) {
+                int length = type.descriptor().encodedSize();
+                s.set(INT, at, type.typeId());
+                s.set(INT, at + 4, length);
+                type.descriptor().encodeTo(s, at + 8);
+                at += 8 + length;
+            }
         }
         s.set(INT, headerLength, crc(bytes, headerLength));
         return bytes;
+    }
+
+    private static int tableLength(List<FileType> types, boolean formatOne) {
+        int length = 0;
+        for (FileType type : types) {
+            length += type.descriptor().encodedSize() + (formatOne ? 0 : 8);
+        }
+        return length;
     }
 
     /**
@@ -174,7 +249,7 @@ public final class SegmentHeader {
             throw QueueErrors.headerCut(file, header.length, DESCRIPTOR_OFFSET);
         }
         int version = s.get(INT, VERSION_OFFSET);
-        if (version != FORMAT_VERSION) {
+        if (version != 1 && version != 2) {
             throw QueueErrors.badVersion(file, version);
         }
         int headerLength = s.get(INT, HEADER_LENGTH_OFFSET);
@@ -203,19 +278,26 @@ public final class SegmentHeader {
         if (firstIndex != expectedFirst) {
             throw QueueErrors.firstIndexMismatch(file, firstIndex, expectedFirst);
         }
+        List<FileType> types = version == 1 ? decodeFormatOneType(file, s, headerLength)
+                : TypeTableDecoder.decode(file, s.asSlice(0, headerLength), s.get(INT, TYPE_COUNT_OFFSET),
+                        s.get(INT, TYPE_TABLE_LENGTH_OFFSET));
+        return new Info(file, segmentSize, firstIndex, s.get(LONG, CREATED_OFFSET), s.get(LONG, PID_OFFSET), version,
+                types);
+    }
+
+    private static List<FileType> decodeFormatOneType(Path file, MemorySegment s, int headerLength) {
         int descriptorLength = s.get(INT, DESCRIPTOR_LENGTH_OFFSET);
         if (descriptorLength != headerLength - DESCRIPTOR_OFFSET) {
             throw QueueErrors.descriptorLengthMismatch(file, descriptorLength, headerLength);
         }
-        LayoutDescriptor descriptor = null;
-        if (descriptorLength > 0) {
-            try {
-                descriptor = LayoutDescriptor.decode(s.asSlice(0, headerLength), DESCRIPTOR_OFFSET);
-            } catch (CorruptDescriptorException e) {
-                throw QueueErrors.corruptDescriptor(file, e);
-            }
+        if (descriptorLength == 0) {
+            return List.of();
         }
-        return new Info(file, segmentSize, firstIndex, s.get(LONG, CREATED_OFFSET), s.get(LONG, PID_OFFSET), descriptor);
+        try {
+            return FileType.single(LayoutDescriptor.decode(s.asSlice(0, headerLength), DESCRIPTOR_OFFSET));
+        } catch (CorruptDescriptorException e) {
+            throw QueueErrors.corruptDescriptor(file, e);
+        }
     }
 
     /**

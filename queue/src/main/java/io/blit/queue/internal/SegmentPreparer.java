@@ -3,6 +3,7 @@ package io.blit.queue.internal;
 import io.blit.layout.LayoutDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Prepares the next segment file of a queue in a background thread while appenders still fill the current one,
@@ -24,7 +25,7 @@ import java.nio.file.Path;
 public final class SegmentPreparer implements AutoCloseable {
     private final Path dir;
     private final long segmentSize;
-    private final LayoutDescriptor descriptor;
+    private final List<FileType> types;
     private final boolean privateFiles;
     private long pendingIndex = -1;
     private FilePreparation pending;
@@ -36,9 +37,14 @@ public final class SegmentPreparer implements AutoCloseable {
 
     /** @param privateFiles whether the files are created {@code rw-------} ({@link FileModes}) */
     public SegmentPreparer(Path dir, long segmentSize, LayoutDescriptor descriptor, boolean privateFiles) {
+        this(dir, segmentSize, FileType.single(descriptor), privateFiles);
+    }
+
+    /** A preparer of files recording the type table {@code types}. */
+    public SegmentPreparer(Path dir, long segmentSize, List<FileType> types, boolean privateFiles) {
         this.dir = dir;
         this.segmentSize = segmentSize;
-        this.descriptor = descriptor;
+        this.types = types;
         this.privateFiles = privateFiles;
     }
 
@@ -101,6 +107,6 @@ public final class SegmentPreparer implements AutoCloseable {
     private FilePreparation preparation(long firstIndex) {
         return new FilePreparation("blit-queue-prepare-" + firstIndex, () ->
                 Files.exists(SegmentFiles.path(dir, firstIndex)) ? null
-                        : SegmentFiles.prepare(dir, firstIndex, segmentSize, descriptor, true, privateFiles));
+                        : SegmentFiles.prepare(dir, firstIndex, segmentSize, types, true, privateFiles));
     }
 }

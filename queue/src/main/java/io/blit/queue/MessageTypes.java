@@ -1,0 +1,204 @@
+package io.blit.queue;
+
+import io.blit.core.BlockCopier;
+import io.blit.queue.internal.FileType;
+import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.SegmentHeader;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The message classes of a queue, each under a numeric type id its users choose and keep stable across releases (as
+ * SBE's template ids: never derived from declaration order or a class name). Every file of the queue records each
+ * type's id and layout; a record carries its type, so one queue holds many types in one order.
+ *
+ * <pre>{@code
+ * MessageTypes<Event> types = MessageTypes.builder(Event.class)   // Event: a sealed interface, or Object
+ *         .add(1, NewOrder.class)
+ *         .add(2, Cancel.class)
+ *         .add(3, Fill.class, Fill::new)                          // a factory, or the public no-arg constructor
+ *         .build();
+ * try (BlitQueue<Event> queue = BlitQueue.open(dir, types)) { ... }
+ * }</pre>
+ *
+ * <p>Type ids are 0 to {@value SegmentHeader#MAX_TYPE_ID}; at most {@value RecordHeader#MAX_TYPES} types, whose layouts
+ * together must fit a file's 4 KiB header ({@link IllegalArgumentException} at {@link Builder#build()} otherwise). A
+ * queue of one class ({@link BlitQueue#open(java.nio.file.Path, Class)}) is the queue of {@link #single} that class
+ * under id 0. Immutable and thread-safe.
+ *
+ * @param <T> a supertype of every message class (the queue's type parameter)
+ */
+public final class MessageTypes<T> {
+    /** In ascending type id order: an entry's position is its slot in the type table of the files appenders write. */
+    private final TypeEntry<? extends T>[] entries;
+    private final List<FileType> fileTypes;
+    private final ClassValue<TypeEntry<?>> byClass = new ClassValue<>() {
+        @Override
+        protected TypeEntry<?> computeValue(Class<?> type) {
+            for (TypeEntry<?> entry : entries) {
+                if (entry.type() == type) {
+                    return entry;
+                }
+            }
+            return null;
+        }
+    };
+
+    private MessageTypes(List<TypeEntry<? extends T>> sorted) {
+        @SuppressWarnings("unchecked")
+        TypeEntry<? extends T>[] array = sorted.toArray(new TypeEntry[0]);
+        this.entries = array;
+        List<FileType> table = new ArrayList<>(array.length);
+        for (TypeEntry<?> entry : array) {
+            table.add(new FileType(entry.typeId(), entry.copier().layout().descriptor()));
+        }
+        this.fileTypes = List.copyOf(table);
+        if (!SegmentHeader.fits(fileTypes)) {
+            SegmentHeader.encodeTypes(SegmentHeader.MIN_SEGMENT_SIZE, 0, 0, 0, fileTypes); // throws, saying how large
+        }
+    }
+
+    /** The types of a queue of one message class: {@code type} under id 0, instances from its no-arg constructor. */
+    public static <T> MessageTypes<T> single(Class<T> type) {
+        return MessageTypes.builder(type).add(0, type).build();
+    }
+
+    /** A builder of the types of a queue whose messages are all {@code T}s (a sealed interface, a base class, Object). */
+    public static <T> Builder<T> builder(Class<T> common) {
+        return new Builder<>(Objects.requireNonNull(common, "common"));
+    }
+
+    /** How many types. */
+    public int size() {
+        return entries.length;
+    }
+
+    /** The type ids, ascending. */
+    public int[] typeIds() {
+        return Arrays.stream(entries).mapToInt(TypeEntry::typeId).toArray();
+    }
+
+    /** The class of type id {@code typeId}, or null if there is none. */
+    public Class<? extends T> type(int typeId) {
+        TypeEntry<? extends T> entry = entryOf(typeId);
+        return entry == null ? null : entry.type();
+    }
+
+    /** The type id of {@code type}, or -1 if it is none of these types (a subclass is not its superclass's type). */
+    public int typeId(Class<?> type) {
+        TypeEntry<?> entry = byClass.get(type);
+        return entry == null ? -1 : entry.typeId();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("MessageTypes[");
+        for (TypeEntry<?> entry : entries) {
+            text.append(text.length() > 13 ? ", " : "").append(entry.typeId()).append('=')
+                    .append(entry.type().getSimpleName());
+        }
+        return text.append(']').toString();
+    }
+
+    // ---- for the queue
+
+    /** The entry of {@code type} in O(1) with no allocation (a {@link ClassValue}), or null if it is none of these. */
+    TypeEntry<?> entryFor(Class<?> type) {
+        TypeEntry<?> first = entries[0];
+        return first.type() == type ? first : byClass.get(type);
+    }
+
+    TypeEntry<? extends T> entryOf(int typeId) {
+        for (TypeEntry<? extends T> entry : entries) {
+            if (entry.typeId() == typeId) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    TypeEntry<? extends T> entry(int slot) {
+        return entries[slot];
+    }
+
+    /** The type table files written with these types record. */
+    List<FileType> fileTypes() {
+        return fileTypes;
+    }
+
+    /**
+     * Builds {@link MessageTypes}. Not thread-safe.
+     *
+     * @param <T> the common supertype
+     */
+    public static final class Builder<T> {
+        private final Class<T> common;
+        private final List<TypeEntry<? extends T>> entries = new ArrayList<>();
+
+        private Builder(Class<T> common) {
+            this.common = common;
+        }
+
+        /**
+         * Adds {@code type} under {@code typeId}; tailers that deliver to a {@link MessageHandler} create their one
+         * instance of it with its public no-arg constructor.
+         *
+         * @throws IllegalArgumentException as {@link #add(int, Class, Supplier)}
+         */
+        public <C extends T> Builder<T> add(int typeId, Class<C> type) {
+            return add(typeId, type, () -> TypeEntry.construct(type));
+        }
+
+        /**
+         * Adds {@code type} under {@code typeId}, with the factory of the one instance per tailer that a
+         * {@link MessageHandler} is given.
+         *
+         * @throws IllegalArgumentException if {@code typeId} is not in [0, 65535] or already used, {@code type} is
+         *                                  already added or is not a subtype of the common type
+         * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
+         */
+        public <C extends T> Builder<T> add(int typeId, Class<C> type, Supplier<? extends C> factory) {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(factory, "factory");
+            if (typeId < 0 || typeId > SegmentHeader.MAX_TYPE_ID) {
+                throw new IllegalArgumentException("type id " + typeId + " of " + type.getName() + " is not in [0, "
+                        + SegmentHeader.MAX_TYPE_ID + "]");
+            }
+            if (!common.isAssignableFrom(type)) {
+                throw new IllegalArgumentException(type.getName() + " is not a " + common.getName());
+            }
+            for (TypeEntry<?> entry : entries) {
+                if (entry.typeId() == typeId || entry.type() == type) {
+                    throw new IllegalArgumentException("type id " + typeId + " or class " + type.getName()
+                            + " is already used by " + entry.typeId() + "=" + entry.type().getName());
+                }
+            }
+            entries.add(new TypeEntry<>(typeId, type, BlockCopier.of(type), factory));
+            return this;
+        }
+
+        /**
+         * The types added, in ascending id order.
+         *
+         * @throws IllegalArgumentException if none was added, more than {@value RecordHeader#MAX_TYPES} were, or their
+         *                                  layouts do not fit a file's header
+         */
+        public MessageTypes<T> build() {
+            if (entries.isEmpty() || entries.size() > RecordHeader.MAX_TYPES) {
+                throw new IllegalArgumentException(entries.size() + " message types; a queue has 1 to "
+                        + RecordHeader.MAX_TYPES);
+            }
+            List<TypeEntry<? extends T>> sorted = new ArrayList<>(entries);
+            sorted.sort(Comparator.comparingInt(TypeEntry::typeId));
+            List<TypeEntry<? extends T>> slotted = new ArrayList<>(sorted.size());
+            for (int slot = 0; slot < sorted.size(); slot++) {
+                slotted.add(sorted.get(slot).inSlot(slot));
+            }
+            return new MessageTypes<>(slotted);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.blit.queue;
+
+import io.blit.core.BlockCopier;
+import io.blit.queue.internal.RecordHeader;
+import java.lang.reflect.InvocationTargetException;
+import java.util.function.Supplier;
+
+/**
+ * One message type of a {@link MessageTypes}: its id, its slot in the type table of the files its appenders write, its
+ * copier, and what an append of it stores, computed once: the record's length and this process's CLAIMED word.
+ * Immutable and thread-safe.
+ *
+ * @param <C> the message class
+ */
+record TypeEntry<C>(int typeId, Class<C> type, BlockCopier<C> copier, Supplier<? extends C> factory, int slot,
+                    long recordLength, long claimWord) {
+    private static final long PID = ProcessHandle.current().pid();
+
+    TypeEntry(int typeId, Class<C> type, BlockCopier<C> copier, Supplier<? extends C> factory) {
+        this(typeId, type, copier, factory, -1, RecordHeader.recordLength(copier.byteSize()), 0L);
+    }
+
+    TypeEntry<C> inSlot(int slot) {
+        return new TypeEntry<>(typeId, type, copier, factory, slot, recordLength,
+                RecordHeader.claimed(PID, slot, (int) copier.byteSize()));
+    }
+
+    /** A new instance from the factory, checked to be of exactly this type (a subclass has another block). */
+    C newInstance() {
+        C instance = factory.get();
+        if (instance == null || instance.getClass() != type) {
+            throw new IllegalStateException("the factory of message type " + typeId + " (" + type.getName()
+                    + ") gave " + (instance == null ? "null" : "a " + instance.getClass().getName()));
+        }
+        return instance;
+    }
+
+    static <C> C construct(Class<C> type) {
+        try {
+            return type.getConstructor().newInstance();
+        } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
+            throw new IllegalStateException(type.getName() + " has no public no-arg constructor a tailer can create "
+                    + "its instance with: add it to MessageTypes with a factory", e);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("the no-arg constructor of " + type.getName() + " failed", e.getCause());
+        }
+    }
+}
