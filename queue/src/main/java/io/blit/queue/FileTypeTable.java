@@ -29,6 +29,7 @@ final class FileTypeTable<T> {
     private final int[] typeIds = new int[RecordHeader.MAX_TYPES];
     private final int[] queueSlots = new int[RecordHeader.MAX_TYPES];
     private final String[] typeNames = new String[RecordHeader.MAX_TYPES];
+    private final LayoutDescriptor[] layouts = new LayoutDescriptor[RecordHeader.MAX_TYPES];
     private final BlockReader<?>[] readers = new BlockReader<?>[RecordHeader.MAX_TYPES];
     private final int size;
     private final boolean writable;
@@ -48,6 +49,7 @@ final class FileTypeTable<T> {
             typeIds[slot] = type.typeId();
             String name = type.descriptor().className();
             typeNames[slot] = name.substring(name.lastIndexOf('.') + 1);
+            layouts[slot] = type.descriptor();
             TypeEntry<? extends T> entry = types == null ? null : types.entryOf(type.typeId());
             if (entry != null) {
                 queueSlots[slot] = entry.slot();
@@ -57,6 +59,7 @@ final class FileTypeTable<T> {
         if (info.version() == 1 && size == 1) { // format 1: the type bits are not the writer's to trust
             Arrays.fill(typeIds, typeIds[0]);
             Arrays.fill(typeNames, typeNames[0]);
+            Arrays.fill(layouts, layouts[0]);
             Arrays.fill(queueSlots, queueSlots[0]);
             Arrays.fill(readers, readers[0]);
         }
@@ -107,6 +110,11 @@ final class FileTypeTable<T> {
     /** The simple class name stored for record type slot {@code slot}, or null if the file declares no such slot. */
     String typeName(int slot) {
         return typeNames[slot];
+    }
+
+    /** The layout stored for record type slot {@code slot}, or null if the file declares no such slot. */
+    LayoutDescriptor layout(int slot) {
+        return layouts[slot];
     }
 
     /** The reading queue's slot for record type slot {@code slot}, or {@link #UNKNOWN}. */

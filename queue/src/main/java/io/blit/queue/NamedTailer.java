@@ -307,6 +307,16 @@ public final class NamedTailer<T> implements AutoCloseable {
         return lastRead;
     }
 
+    /** As {@link Tailer#lastTypeId()}: the type id of the last record read, or -1. */
+    public int lastTypeId() {
+        return tailer == null ? -1 : tailer.lastTypeId();
+    }
+
+    /** As {@link Tailer#lastTypeLayout()}: the stored layout of the last record's type, or null. */
+    public io.blit.layout.LayoutDescriptor lastTypeLayout() {
+        return tailer == null ? null : tailer.lastTypeLayout();
+    }
+
     /** The index committed under this name, as stored now (acquire load). */
     public long committedIndex() {
         ensureOpen();

@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.BlockReader;
 import io.blit.core.TriviallyCopyable;
+import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
@@ -58,8 +59,9 @@ public final class Tailer<T> implements AutoCloseable {
     /** The one instance per queue type slot that {@link #read(MessageHandler)} delivers, created at first need. */
     private Object[] instances;
     private long unknownRecords;
-    private int lastTypeId = -1;
-    private String lastTypeName;
+    /** The table and type slot of the last record read (any read method), or null and -1. */
+    private FileTypeTable<T> lastTable;
+    private int lastSlot = -1;
     /** Sum of the words {@link #pretouch} loaded; written only so that the loads are not dead code. */
     private long touched;
     private boolean closed;
@@ -140,8 +142,8 @@ public final class Tailer<T> implements AutoCloseable {
                 } else {
                     readInto(reader, cursor, into, slot);
                 }
-                lastTypeId = table.typeId(slot);
-                lastTypeName = table.typeName(slot);
+                lastTable = table;
+                lastSlot = slot;
                 RecordProtocol.consume(cursor, length);
                 return true;
             }
@@ -199,15 +201,15 @@ public final class Tailer<T> implements AutoCloseable {
                 } else {
                     readInto(reader, cursor, message, slot);
                 }
-                lastTypeId = table.typeId(slot);
-                lastTypeName = table.typeName(slot);
+                lastTable = table;
+                lastSlot = slot;
                 RecordProtocol.consume(cursor, payload);
             }
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
         if (unknown != null) {
-            handler.onUnknown(index, lastTypeId, unknown);
+            handler.onUnknown(index, lastTypeId(), unknown);
         } else {
             @SuppressWarnings("unchecked")
             T typed = (T) message;
@@ -247,8 +249,8 @@ public final class Tailer<T> implements AutoCloseable {
                 throw QueueErrors.undeclaredTypeSlot(file.info().file(), cursor.position(), slot, table.size());
             }
             MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
-            lastTypeId = table.size() > 0 ? table.typeId(slot) : -1;
-            lastTypeName = table.size() > 0 ? table.typeName(slot) : null;
+            lastTable = table;
+            lastSlot = table.size() > 0 ? slot : -1;
             RecordProtocol.consume(cursor, length);
             return length;
         } catch (RuntimeException | Error e) {
@@ -258,7 +260,7 @@ public final class Tailer<T> implements AutoCloseable {
 
     /** The type id of the last record read (by any read method), or -1 before the first or for raw payloads. */
     public int lastTypeId() {
-        return lastTypeId;
+        return lastSlot < 0 ? -1 : lastTable.typeId(lastSlot);
     }
 
     /**
@@ -266,7 +268,15 @@ public final class Tailer<T> implements AutoCloseable {
      * needed), or null for raw payloads or before the first.
      */
     public String lastTypeName() {
-        return lastTypeName;
+        return lastSlot < 0 ? null : lastTable.typeName(lastSlot);
+    }
+
+    /**
+     * The layout its file records for the type of the last record read, by any read method: what decodes its bytes
+     * without the class ({@code dump}, {@code tail}); null for raw payloads or before the first.
+     */
+    public LayoutDescriptor lastTypeLayout() {
+        return lastSlot < 0 ? null : lastTable.layout(lastSlot);
     }
 
     /** How many records of type ids the queue does not know this tailer skipped or gave to an {@code onUnknown}. */
@@ -288,8 +298,8 @@ public final class Tailer<T> implements AutoCloseable {
         if (!table.declared(slot)) {
             throw QueueErrors.undeclaredTypeSlot(cursor.file().info().file(), cursor.position(), slot, table.size());
         }
-        lastTypeId = table.typeId(slot);
-        lastTypeName = table.typeName(slot);
+        lastTable = table;
+        lastSlot = slot;
         unknownRecords++;
         RecordProtocol.consume(cursor, payload);
     }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Crash safety of named consumers: a consumer in a child JVM is killed with SIGKILL ({@code destroyForcibly}) at 10
- * seeded random points while this JVM appends; each life logs every index it processed (one write per line) and every
+ * seeded random points while this JVM appends a mixed stream (MarketData and Quote, {@link TypedQueueTest#message}),
+ * which the consumer reads by type with {@link NamedTailer#read(MessageHandler)}; each life logs every index it processed (one write per line) and every
  * commit. After each kill the committed index in the positions file is the child's last commit (the page cache kept
  * it) and the next life starts right after it; across all lives, and a last one in this JVM, every index is processed,
  * and an index is processed more than once only if it lay after the last commit before a kill.
@@ -48,13 +49,12 @@ class NamedConsumerKillTest {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong produced = new AtomicLong();
         List<Life> lives = new ArrayList<>();
-        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, OPTIONS)) {
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO, OPTIONS)) {
             Thread producer = Thread.ofPlatform().name("producer").start(() -> {
-                try (Appender<MarketData> appender = queue.appender()) {
-                    MarketData md = new MarketData();
+                try (Appender<Object> appender = queue.appender()) {
                     for (long n = 0; !stop.get(); ) {
                         for (int burst = 0; burst < 20; burst++, n++) {
-                            appender.append(md.fillFor(n, 0));
+                            assertEquals(n, appender.append(TypedQueueTest.message(n)));
                         }
                         produced.set(n);
                         LockSupport.parkNanos(1_000_000); // about 20,000 messages a second
@@ -98,7 +98,7 @@ class NamedConsumerKillTest {
     }
 
     /** Starts a consumer, lets it run {@code runMillis} after it has processed something, kills it, checks its life. */
-    private Life killedLife(int kill, long committedBefore, int commitEvery, int runMillis, BlitQueue<MarketData> queue)
+    private Life killedLife(int kill, long committedBefore, int commitEvery, int runMillis, BlitQueue<Object> queue)
             throws Exception {
         Path log = dir.resolve("life-" + kill + ".log");
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -145,13 +145,11 @@ class NamedConsumerKillTest {
     }
 
     /** Reads the rest of the queue in this JVM as the consumer's last life. */
-    private static Life lastLife(BlitQueue<MarketData> queue, long committedBefore) {
+    private static Life lastLife(BlitQueue<Object> queue, long committedBefore) {
         List<Long> processed = new ArrayList<>();
-        try (NamedTailer<MarketData> tailer = queue.tailer("crash")) {
+        try (NamedTailer<Object> tailer = queue.tailer("crash")) {
             assertEquals(committedBefore + 1, tailer.index(), "the last life resumes after the last commit");
-            MarketData md = new MarketData();
-            while (tailer.readNext(md)) {
-                assertTrue(md.isConsistentFor(tailer.lastReadIndex()));
+            while (tailer.read((index, message) -> assertTrue(TypedQueueTest.isMessage(message, index)))) {
                 processed.add(tailer.lastReadIndex());
             }
             tailer.commit();

@@ -48,6 +48,14 @@ class TypedQueueTest {
         return new MarketData().fillFor(n, n * 100);
     }
 
+    /** Whether {@code message} is message n of the stream {@link #message} gives: its type and content. */
+    static boolean isMessage(Object message, long n) {
+        if (n % 3 == 2) {
+            return message instanceof Quote quote && quote.securityId == n && quote.bidPrice0 == n + 0.5;
+        }
+        return message instanceof MarketData md && md.isConsistentFor(n);
+    }
+
     private void appendMessages(BlitQueue<Object> queue, long from, long to) {
         try (Appender<Object> appender = queue.appender()) {
             for (long n = from; n < to; n++) {

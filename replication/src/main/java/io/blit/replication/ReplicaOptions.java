@@ -1,6 +1,8 @@
 package io.blit.replication;
 
 import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.MessageTypes;
+import io.blit.queue.TypeLayouts;
 import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Subscribe;
 import java.time.Duration;
@@ -13,7 +15,8 @@ import java.util.Objects;
  * @param endpoint       {@code host:port} this replica receives the source's stream on (UDP)
  * @param secret         the shared secret (at least {@value SecretFile#MIN_BYTES} bytes)
  * @param sync           force every batch to disk before acknowledging it
- * @param expectedLayout the layout the replica's readers expect (the source must hold exactly it), or null for any
+ * @param expectedLayouts the message types and layouts the replica's readers expect (the source's newest file must
+ *                       hold exactly them: same type ids, identical layouts), or null for any
  * @param aeronDir       the directory of an external Aeron media driver, or null for an embedded one
  * @param sourceTimeout  how long the source may be silent before the replica resubscribes
  * @param requireEncryption ask the source to encrypt the batches (AES-256-GCM), and take no session that is not
@@ -23,7 +26,7 @@ import java.util.Objects;
  *                       files {@code rw-------}, directories {@code rwx------}); default false: the process's default
  *                       modes
  */
-public record ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, LayoutDescriptor expectedLayout,
+public record ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, TypeLayouts expectedLayouts,
                              String aeronDir, Duration sourceTimeout, boolean requireEncryption, boolean privateFiles) {
     public ReplicaOptions {
         Endpoint.udp(source);
@@ -35,9 +38,9 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
     }
 
     /** Options that do not require encryption and whose files get the process's default modes. */
-    public ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, LayoutDescriptor expectedLayout,
+    public ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, TypeLayouts expectedLayouts,
                           String aeronDir, Duration sourceTimeout) {
-        this(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout, false, false);
+        this(source, endpoint, secret, sync, expectedLayouts, aeronDir, sourceTimeout, false, false);
     }
 
     /** Not sync, any layout, an embedded driver, resubscribing after 2 s of silence, files of default modes. */
@@ -46,34 +49,45 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
     }
 
     public ReplicaOptions sync(boolean forceBeforeAck) {
-        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayout, aeronDir, sourceTimeout,
+        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayouts, aeronDir, sourceTimeout,
                 requireEncryption, privateFiles);
     }
 
+    /** These options expecting a queue of one message class of {@code layout} (type id 0), or any for null. */
     public ReplicaOptions expectedLayout(LayoutDescriptor layout) {
-        return new ReplicaOptions(source, endpoint, secret, sync, layout, aeronDir, sourceTimeout, requireEncryption,
+        return expectedLayouts(layout == null ? null : TypeLayouts.of(layout));
+    }
+
+    /** These options expecting a queue of exactly {@code types} (ids and layouts), or any for null. */
+    public ReplicaOptions expectedTypes(MessageTypes<?> types) {
+        return expectedLayouts(types == null ? null : TypeLayouts.of(types));
+    }
+
+    /** These options expecting exactly {@code layouts}, or any for null. */
+    public ReplicaOptions expectedLayouts(TypeLayouts layouts) {
+        return new ReplicaOptions(source, endpoint, secret, sync, layouts, aeronDir, sourceTimeout, requireEncryption,
                 privateFiles);
     }
 
     public ReplicaOptions aeronDir(String dir) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, dir, sourceTimeout, requireEncryption,
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, dir, sourceTimeout, requireEncryption,
                 privateFiles);
     }
 
     public ReplicaOptions sourceTimeout(Duration timeout) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, timeout, requireEncryption,
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, aeronDir, timeout, requireEncryption,
                 privateFiles);
     }
 
     /** Ask the source to encrypt every batch (AES-256-GCM), and refuse a session it does not encrypt. */
     public ReplicaOptions requireEncryption(boolean on) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout, on,
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, aeronDir, sourceTimeout, on,
                 privateFiles);
     }
 
     /** These options with owner-only files and directories ({@link #privateFiles()}) turned on or off. */
     public ReplicaOptions privateFiles(boolean ownerOnly) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayout, aeronDir, sourceTimeout,
+        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, aeronDir, sourceTimeout,
                 requireEncryption, ownerOnly);
     }
 
@@ -83,14 +97,9 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
                 | (BatchProtection.benchmarkPlainAllowed() ? Subscribe.FLAG_BENCHMARK_PLAIN : 0);
     }
 
-    /** The expected layout's encoding for SUBSCRIBE, or null for any layout. */
+    /** The expected layouts' encoding ({@link TypeLayouts#encode()}) for SUBSCRIBE, or null for any layout. */
     byte[] expectedDescriptor() {
-        if (expectedLayout == null) {
-            return null;
-        }
-        byte[] descriptor = new byte[expectedLayout.encodedSize()];
-        expectedLayout.encodeTo(java.lang.foreign.MemorySegment.ofArray(descriptor), 0);
-        return descriptor;
+        return expectedLayouts == null ? null : expectedLayouts.encode();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.blit.layout.CorruptDescriptorException;
 import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.TypeLayouts;
 import java.lang.foreign.MemorySegment;
 import io.blit.replication.wire.Subscribe;
 import java.util.Arrays;
@@ -26,21 +27,21 @@ final class SourceHandshake {
     static long check(BlitQueue<Void> queue, Subscribe.Request request) {
         long[] files = queue.fileFirstIndices();
         if (request.expectedDescriptor() != null) {
-            LayoutDescriptor expected;
+            TypeLayouts expected;
             try {
-                expected = LayoutDescriptor.decode(MemorySegment.ofArray(request.expectedDescriptor()), 0);
-            } catch (CorruptDescriptorException e) {
-                throw new RefusalException("the replica's expected layout does not decode: " + e.getMessage());
+                expected = TypeLayouts.decode(request.expectedDescriptor());
+            } catch (IllegalArgumentException e) {
+                throw new RefusalException("the replica's expected layouts do not decode: " + e.getMessage());
             }
-            LayoutDescriptor held = queue.descriptor();
-            if (held == null) {
+            TypeLayouts held = TypeLayouts.ofNewestFile(queue);
+            if (held.raw() && !expected.raw()) {
                 throw new RefusalException("the source queue " + queue.directory() + " holds raw payloads; the replica"
-                        + " expects messages " + expected.className());
+                        + " expects message types " + expected);
             }
-            LayoutComparison comparison = LayoutComparison.of(held, expected);
-            if (!comparison.identical()) {
+            String difference = expected.differenceFrom(held);
+            if (difference != null) {
                 throw new RefusalException("layout differs between the source queue " + queue.directory()
-                        + " and the replica: " + comparison.report());
+                        + " and the replica: " + difference);
             }
         }
         if (request.newestHeader() == null) {

@@ -28,7 +28,8 @@ final class CheckCommand implements Callable<Integer> {
     private Path dir;
 
     @Option(names = "--type", paramLabel = "T", defaultValue = "marketdata", converter = MessageType.Converter.class,
-            description = "marketdata (default) or book: the message class the queue must hold")
+            description = "marketdata (default), book or mixed: what the queue must hold (mixed: MarketData type 1 "
+                    + "and BookUpdate type 2, message n a BookUpdate when n % 3 == 2, checked by type and content)")
     private MessageType<?> type;
 
     CheckCommand(PrintStream out) {
@@ -37,6 +38,11 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (type == MessageType.MIXED) {
+            QueueFiles.existingQueue(dir);
+            QueueFiles.requireMixedTypes(dir);
+            return MixedStream.check(dir, out);
+        }
         return check(type);
     }
 

@@ -1,13 +1,10 @@
 package io.blit.tools.cli;
 
-import io.blit.layout.FieldDescriptor;
-import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,10 +14,10 @@ import picocli.CommandLine.Option;
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print every record using only the stored layout.",
                 "",
-                "Prints every record of the queue in D (index=I, then name=value for every field) decoding the raw "
-                        + "payloads with nothing but the layout descriptor stored in the file header (field names, "
-                        + "types and offsets; native byte order), so it needs no message class. A raw queue (no "
-                        + "descriptor) is printed as hex. Damage the queue's API exposes is flagged: a payload whose "
+                "Prints every record of the queue in D (index=I type=NAME, then name=value for every field) "
+                        + "decoding the raw payloads with nothing but the layout each file header stores for the "
+                        + "record's type (field names, types and offsets; native byte order), so it needs no message "
+                        + "class. A raw queue (no descriptor) is printed as hex. Damage the queue's API exposes is flagged: a payload whose "
                         + "length differs from the descriptor's block length is printed as \"index=I DAMAGED ...\" "
                         + "(and dump exits 1 at the end), indices the queue skipped (abandoned records) as "
                         + "\"# indices A..B abandoned\". The API does not expose the contents of abandoned records, "
@@ -43,15 +40,9 @@ final class DumpCommand implements Callable<Integer> {
         QueueFiles.existingQueue(dir);
         boolean damaged = false;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Arena arena = Arena.ofConfined()) {
-            LayoutDescriptor descriptor = queue.descriptor();
-            if (descriptor == null) {
-                out.println("# queue " + dir + ": raw payloads (no layout descriptor), printed as hex");
-            } else {
-                out.println("# queue " + dir + ": " + descriptor.className() + ", fingerprint "
-                        + descriptor.fingerprint() + ", " + descriptor.length() + "-byte blocks, fields "
-                        + descriptor.fields());
-            }
-            long capacity = descriptor == null ? 1 << 20 : Math.max(descriptor.length(), 1 << 16);
+            long[] firsts = queue.fileFirstIndices();
+            out.println("# queue " + dir + ": " + describeTypes(queue.fileHeader(firsts[firsts.length - 1])));
+            long capacity = 1 << 16;
             MemorySegment buffer = arena.allocate(capacity, 8);
             StringBuilder line = new StringBuilder(512);
             long records = 0;
@@ -74,22 +65,7 @@ final class DumpCommand implements Callable<Integer> {
                     QueueFiles.reportGap(out, expected, index);
                     expected = index + 1;
                     records++;
-                    line.setLength(0);
-                    line.append("index=").append(index);
-                    if (descriptor == null) {
-                        line.append(" length=").append(length).append(" bytes=");
-                        appendHex(line, buffer, length);
-                    } else if (length != descriptor.length()) {
-                        damaged = true;
-                        line.append(" DAMAGED payload length ").append(length).append(", descriptor says ")
-                                .append(descriptor.length()).append(" bytes=");
-                        appendHex(line, buffer, Math.min(length, 256));
-                    } else {
-                        for (FieldDescriptor field : descriptor.fields()) {
-                            line.append(' ').append(field.name()).append('=');
-                            appendValue(line, buffer, field.offset() - descriptor.start(), field);
-                        }
-                    }
+                    damaged |= !RecordLine.append(line, index, tailer.lastTypeLayout(), buffer, length);
                     out.println(line);
                 }
             }
@@ -98,23 +74,16 @@ final class DumpCommand implements Callable<Integer> {
         return damaged ? QueueCli.CHECK_FAILED : QueueCli.OK;
     }
 
-    private static void appendValue(StringBuilder line, MemorySegment payload, long offset, FieldDescriptor field) {
-        switch (field.type()) {
-            case BOOLEAN -> line.append(payload.get(ValueLayout.JAVA_BYTE, offset) != 0);
-            case BYTE -> line.append(payload.get(ValueLayout.JAVA_BYTE, offset));
-            case CHAR -> line.append((int) payload.get(ValueLayout.JAVA_CHAR_UNALIGNED, offset));
-            case SHORT -> line.append(payload.get(ValueLayout.JAVA_SHORT_UNALIGNED, offset));
-            case INT -> line.append(payload.get(ValueLayout.JAVA_INT_UNALIGNED, offset));
-            case FLOAT -> line.append(payload.get(ValueLayout.JAVA_FLOAT_UNALIGNED, offset));
-            case LONG -> line.append(payload.get(ValueLayout.JAVA_LONG_UNALIGNED, offset));
-            case DOUBLE -> line.append(payload.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, offset));
+    /** The newest file's types: {@code MarketData, fingerprint F, 144-byte blocks, fields [...]} or a type table. */
+    private static String describeTypes(byte[] newestHeader) {
+        String header = BlitQueue.describeFileHeader(newestHeader);
+        int at = header.indexOf(", messages ");
+        if (at < 0) {
+            at = header.indexOf(", message types ");
         }
-    }
-
-    private static void appendHex(StringBuilder line, MemorySegment payload, long length) {
-        for (long i = 0; i < length; i++) {
-            int b = payload.get(ValueLayout.JAVA_BYTE, i) & 0xff;
-            line.append(Character.forDigit(b >>> 4, 16)).append(Character.forDigit(b & 0xf, 16));
+        if (at < 0) {
+            at = header.indexOf(", raw payloads");
         }
+        return at < 0 ? header : header.substring(at + 2) + " (the newest file; each record is printed with its type)";
     }
 }

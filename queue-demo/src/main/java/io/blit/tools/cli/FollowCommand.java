@@ -41,8 +41,9 @@ final class FollowCommand implements Callable<Integer> {
                     + "replicate keygen writes one)")
     private Path secretFile;
 
-    @Option(names = "--type", paramLabel = "marketdata|book", converter = MessageType.Converter.class,
-            description = "refuse a source whose messages have another layout than this class's here")
+    @Option(names = "--type", paramLabel = "marketdata|book|mixed", converter = MessageType.Converter.class,
+            description = "refuse a source whose newest file holds other message types or layouts than these here "
+                    + "(mixed: MarketData type 1 and BookUpdate type 2, as produce --type mixed writes)")
     private MessageType<?> type;
 
     @Option(names = "--sync", description = "force every batch to disk before acknowledging it")
@@ -100,7 +101,9 @@ final class FollowCommand implements Callable<Integer> {
         try {
             ReplicaOptions options = ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
                     .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles).requireEncryption(encrypt);
-            if (type != null) {
+            if (type == MessageType.MIXED) {
+                options = options.expectedTypes(MixedStream.TYPES);
+            } else if (type != null) {
                 options = options.expectedLayout(BlockCopier.of(type.type()).layout().descriptor());
             }
             return options;

@@ -43,6 +43,12 @@ record MessageType<T>(String name, Class<T> type, Supplier<T> factory, Filler<T>
                 }
             });
 
+    /**
+     * {@code --type mixed}: MarketData and BookUpdate in one queue ({@link MixedStream}); not one class, so it has no
+     * factory, filler or checker of its own.
+     */
+    static final MessageType<Object> MIXED = new MessageType<>("mixed", Object.class, null, null, null);
+
     /** Fills {@code message} for number {@code n}; returns it. */
     interface Filler<T> {
         T fill(T message, long n, long timeNanos);
@@ -57,14 +63,15 @@ record MessageType<T>(String name, Class<T> type, Supplier<T> factory, Filler<T>
         boolean consistentFor(T message, long n);
     }
 
-    /** {@code --type}: {@code marketdata} or {@code book}; anything else is a conversion error. */
+    /** {@code --type}: {@code marketdata}, {@code book} or {@code mixed}; anything else is a conversion error. */
     static final class Converter implements ITypeConverter<MessageType<?>> {
         @Override
         public MessageType<?> convert(String name) {
             return switch (name) {
                 case "marketdata" -> MARKET_DATA;
                 case "book" -> BOOK;
-                default -> throw new TypeConversionException("must be marketdata or book, got '" + name + "'");
+                case "mixed" -> MIXED;
+                default -> throw new TypeConversionException("must be marketdata, book or mixed, got '" + name + "'");
             };
         }
     }

@@ -7,6 +7,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.LongFunction;
+import io.blit.tools.messages.BookUpdate;
+import io.blit.tools.messages.MarketData;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
@@ -47,9 +50,13 @@ final class ProduceCommand implements Callable<Integer> {
     private double rate;
 
     @Option(names = "--type", paramLabel = "T", defaultValue = "marketdata", converter = MessageType.Converter.class,
-            description = {"marketdata (default) or book: BookUpdate messages, where message n has symbol EURUSD, "
-                    + "exchange XLON (packed in longs), sequence = n, sendTimeNanos = System.nanoTime(), and level "
-                    + "field k (0..19: bid prices, bid quantities, ask prices, ask quantities, 5 each) = n + k/32.0"})
+            description = {"marketdata (default), book or mixed. book: BookUpdate messages, where message n has symbol "
+                    + "EURUSD, exchange XLON (packed in longs), sequence = n, sendTimeNanos = System.nanoTime(), and "
+                    + "level field k (0..19: bid prices, bid quantities, ask prices, ask quantities, 5 each) = "
+                    + "n + k/32.0. mixed: one queue of two types, MarketData (type id 1) and BookUpdate (type id 2): "
+                    + "message n is a BookUpdate when n % 3 == 2, else a MarketData, each filled as above. The type "
+                    + "of each message follows the index this producer expects it to get, so mixed needs to be the "
+                    + "only producer while it runs (check reports a record of the wrong type otherwise)"})
     private MessageType<?> type;
 
     @Option(names = "--private", description = "create the queue's directory (mode 0700) and its files (mode 0600) "
@@ -71,18 +78,32 @@ final class ProduceCommand implements Callable<Integer> {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new BadInputException("not a directory: " + dir);
         }
-        return produce(type);
+        BlitQueue.Options options = BlitQueue.Options.defaults().privateFiles(privateFiles);
+        if (type == MessageType.MIXED) {
+            try (BlitQueue<Object> queue = BlitQueue.open(dir, MixedStream.TYPES, options)) {
+                Object[] messages = {new MarketData(), new BookUpdate()};
+                // The type follows the index the next append is expected to get (the end, then one past the last);
+                // the content is filled once the index is claimed. Exact for one producer; see --help.
+                return produce(queue, n -> messages[n % 3 == 2 ? 1 : 0], (m, n) -> MixedStream.fill(m, n,
+                        System.nanoTime()), queue.endIndex());
+            }
+        }
+        return produce(type, options);
     }
 
-    private <T> int produce(MessageType<T> type) {
-        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type(),
-                BlitQueue.Options.defaults().privateFiles(privateFiles))) {
-            long firstIndex = -1;
-            long lastIndex = -1;
+    private <T> int produce(MessageType<T> type, BlitQueue.Options options) {
+        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type(), options)) {
             T message = type.factory().get();
             MessageType.Filler<T> filler = type.filler();
             // Filled once the index is claimed: exact even with concurrent producers.
-            IndexedFiller<T> byIndex = (m, n) -> filler.fill(m, n, System.nanoTime());
+            return produce(queue, n -> message, (m, n) -> filler.fill(m, n, System.nanoTime()), 0);
+        }
+    }
+
+    private <T> int produce(BlitQueue<T> queue, LongFunction<T> messageFor, IndexedFiller<T> byIndex, long next) {
+        {
+            long firstIndex = -1;
+            long lastIndex = -1;
             long start = System.nanoTime();
             double intervalNanos = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) / rate;
             try (Appender<T> appender = queue.appender()) {
@@ -90,7 +111,8 @@ final class ProduceCommand implements Callable<Integer> {
                     if (rate > 0) {
                         pace(start + (long) (k * intervalNanos));
                     }
-                    long index = appender.append(message, byIndex);
+                    long index = appender.append(messageFor.apply(next), byIndex);
+                    next = index + 1;
                     if (firstIndex < 0) {
                         firstIndex = index;
                     }

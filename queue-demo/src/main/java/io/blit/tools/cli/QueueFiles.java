@@ -49,12 +49,41 @@ final class QueueFiles {
      */
     static void requireMessageClass(Path dir, Class<?> type) {
         try (BlitQueue<Void> raw = BlitQueue.openRaw(dir)) {
+            String types = newestTypes(raw);
+            if (types.startsWith("message types ")) {
+                throw new BadInputException("queue " + dir + " holds " + types + ", not only " + type.getName()
+                        + " messages (--type mixed reads MarketData 1 and BookUpdate 2)");
+            }
             LayoutDescriptor stored = raw.descriptor();
             if (stored != null && !stored.className().equals(type.getName())) {
                 throw new BadInputException("queue " + dir + " holds " + stored.className() + " messages, not "
                         + type.getName() + " (--type selects the message class)");
             }
         }
+    }
+
+    /**
+     * Refuses a queue that is not of the mixed stream's types (MarketData under type id 1, BookUpdate under 2).
+     *
+     * @throws BadInputException naming what the queue holds
+     */
+    static void requireMixedTypes(Path dir) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir)) {
+            String types = newestTypes(raw);
+            if (!types.startsWith("message types 1=MarketData(") || !types.contains(", 2=BookUpdate(")) {
+                throw new BadInputException("queue " + dir + " holds " + types + ", not the mixed stream's types "
+                        + "1=MarketData, 2=BookUpdate");
+            }
+        }
+    }
+
+    /** What the newest file holds, as its header's description says: "messages C", "message types ..." or raw. */
+    private static String newestTypes(BlitQueue<Void> raw) {
+        long[] firsts = raw.fileFirstIndices();
+        String header = BlitQueue.describeFileHeader(raw.fileHeader(firsts[firsts.length - 1]));
+        int at = Math.max(header.indexOf(", messages "), Math.max(header.indexOf(", message types "),
+                header.indexOf(", raw payloads")));
+        return at < 0 ? header : header.substring(at + 2);
     }
 
     /** The public fields of {@code type} in the order of the stored layout (offset order). */

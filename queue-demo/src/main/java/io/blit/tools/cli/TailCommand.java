@@ -3,13 +3,14 @@ package io.blit.tools.cli;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.NamedTailer;
 import io.blit.queue.Tailer;
-import io.blit.queue.WaitStrategy;
-import io.blit.tools.messages.MarketData;
+import io.blit.layout.LayoutDescriptor;
 import java.io.PrintStream;
-import java.lang.reflect.Field;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,14 +20,15 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * {@code tail}: prints the MarketData messages of a queue, one line each, optionally following it; with
+ * {@code tail}: prints the messages of a queue, one line each with its type name, optionally following it; with
  * {@code --consumer}, as a named consumer that commits each message it printed.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print messages.",
                 "",
-                "Prints one line per MarketData message: index=I then name=value for every field, in layout "
-                        + "(offset) order. The queue must exist and hold MarketData. Indices skipped by the queue "
+                "Prints one line per message: index=I type=NAME then name=value for every field, in layout "
+                        + "(offset) order, decoded with the layout the file stores for the record's type (any message "
+                        + "class, several types in one queue; raw payloads as hex). Indices skipped by the queue "
                         + "(records abandoned by a failed or dead writer) are reported as a line "
                         + "\"# indices A..B abandoned\".",
                 "",
@@ -92,16 +94,14 @@ final class TailCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--count must be >= 0");
         }
         QueueFiles.existingQueue(dir);
-        QueueFiles.requireMessageClass(dir, MarketData.class);
-        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
-            Field[] fields = QueueFiles.fieldsInLayoutOrder(MarketData.class, queue.descriptor());
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Arena arena = Arena.ofConfined()) {
             if (consumer != null) {
-                try (NamedTailer<MarketData> named = named(queue)) {
-                    print(Reader.of(named, out), fields);
+                try (NamedTailer<Void> named = named(queue)) {
+                    print(Reader.of(named, out), arena);
                 }
             } else {
-                try (Tailer<MarketData> tailer = tailer(queue)) {
-                    print(Reader.of(tailer), fields);
+                try (Tailer<Void> tailer = tailer(queue)) {
+                    print(Reader.of(tailer), arena);
                 }
             }
             return QueueCli.OK;
@@ -110,9 +110,11 @@ final class TailCommand implements Callable<Integer> {
 
     /** What the print loop reads from: a tailer, or a named tailer that commits each message once it is printed. */
     private interface Reader {
-        boolean readNext(MarketData into);
+        /** The next record's bytes into {@code into}: its length, or -1 if none is committed yet. */
+        long readNextBytes(MemorySegment into);
 
-        boolean next(MarketData into, WaitStrategy strategy, long timeoutNanos);
+        /** The stored layout of the last record's type, or null for a raw payload. */
+        LayoutDescriptor layout();
 
         /** The index of the next message. */
         long index();
@@ -123,14 +125,14 @@ final class TailCommand implements Callable<Integer> {
         /** Called once the message just read is printed. */
         void printed();
 
-        static Reader of(Tailer<MarketData> tailer) {
+        static Reader of(Tailer<Void> tailer) {
             return new Reader() {
-                public boolean readNext(MarketData into) {
-                    return tailer.readNext(into);
+                public long readNextBytes(MemorySegment into) {
+                    return tailer.readNextBytes(into);
                 }
 
-                public boolean next(MarketData into, WaitStrategy strategy, long timeoutNanos) {
-                    return tailer.next(into, strategy, timeoutNanos);
+                public LayoutDescriptor layout() {
+                    return tailer.lastTypeLayout();
                 }
 
                 public long index() {
@@ -146,14 +148,14 @@ final class TailCommand implements Callable<Integer> {
             };
         }
 
-        static Reader of(NamedTailer<MarketData> named, PrintStream out) {
+        static Reader of(NamedTailer<Void> named, PrintStream out) {
             return new Reader() {
-                public boolean readNext(MarketData into) {
-                    return named.readNext(into);
+                public long readNextBytes(MemorySegment into) {
+                    return named.readNextBytes(into);
                 }
 
-                public boolean next(MarketData into, WaitStrategy strategy, long timeoutNanos) {
-                    return named.next(into, strategy, timeoutNanos);
+                public LayoutDescriptor layout() {
+                    return named.lastTypeLayout();
                 }
 
                 public long index() {
@@ -172,7 +174,7 @@ final class TailCommand implements Callable<Integer> {
         }
     }
 
-    private NamedTailer<MarketData> named(BlitQueue<MarketData> queue) {
+    private NamedTailer<Void> named(BlitQueue<Void> queue) {
         try {
             NamedTailer.Options options = switch (from.where()) {
                 case START -> NamedTailer.Options.defaults();
@@ -186,7 +188,7 @@ final class TailCommand implements Callable<Integer> {
         }
     }
 
-    private Tailer<MarketData> tailer(BlitQueue<MarketData> queue) {
+    private Tailer<Void> tailer(BlitQueue<Void> queue) {
         return switch (from.where()) {
             case START -> queue.tailer();
             case END -> queue.tailerFromEnd();
@@ -201,28 +203,33 @@ final class TailCommand implements Callable<Integer> {
         };
     }
 
-    private void print(Reader reader, Field[] fields) {
-        MarketData md = new MarketData();
+    private void print(Reader reader, Arena arena) {
+        long capacity = 1 << 16;
+        MemorySegment buffer = arena.allocate(capacity, 8);
         StringBuilder line = new StringBuilder(512);
         long expected = reader.index();
         for (long printed = 0; printed < count; ) {
-            boolean read = reader.readNext(md);
-            if (!read) {
+            long length;
+            try {
+                length = reader.readNextBytes(buffer);
+            } catch (IllegalArgumentException longer) { // not consumed: grow and read it again
+                capacity = Math.max(capacity * 2, 1L << 24);
+                buffer = arena.allocate(capacity, 8);
+                continue;
+            }
+            if (length < 0) {
                 if (!follow) {
                     break;
                 }
                 out.flush();
-                read = reader.next(md, WaitStrategy.PARK, TimeUnit.MILLISECONDS.toNanos(100));
-                if (!read) {
-                    continue;
-                }
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+                continue;
             }
             long index = reader.lastRead();
             QueueFiles.reportGap(out, expected, index);
             expected = index + 1;
-            line.setLength(0);
-            line.append("index=").append(index);
-            out.println(QueueFiles.appendFields(line, fields, md));
+            RecordLine.append(line, index, reader.layout(), buffer, length);
+            out.println(line);
             reader.printed();
             printed++;
         }

@@ -1,0 +1,140 @@
+package io.blit.queue;
+
+import io.blit.layout.LayoutComparison;
+import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.internal.FileType;
+import io.blit.queue.internal.SegmentHeader;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/**
+ * The message types of a queue as its files record them: each type id with its layout, no class needed. What a replica
+ * tells its source it expects (the handshake compares every type's layout) and what the source holds. Encoded as a
+ * type count (u32, little-endian) followed by a format-2 type table ({@code docs/queue-design.md}). Immutable and
+ * thread-safe.
+ */
+public final class TypeLayouts {
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** The most bytes an encoding takes: a count and a table that fits a file header. */
+    public static final int MAX_ENCODED = 4 + SegmentHeader.HEADER_AREA - 4 - SegmentHeader.DESCRIPTOR_OFFSET;
+    private final List<FileType> types;
+
+    private TypeLayouts(List<FileType> types) {
+        this.types = List.copyOf(types);
+    }
+
+    /** The layouts of {@code types} in this JVM. */
+    public static TypeLayouts of(MessageTypes<?> types) {
+        return new TypeLayouts(types.fileTypes());
+    }
+
+    /** One message class's layout, under type id 0 (a queue of one class). */
+    public static TypeLayouts of(LayoutDescriptor layout) {
+        return new TypeLayouts(FileType.single(layout));
+    }
+
+    /** What the newest file of {@code queue} records now (none: raw payloads). */
+    public static TypeLayouts ofNewestFile(BlitQueue<?> queue) {
+        long[] firsts = queue.fileFirstIndices();
+        return new TypeLayouts(queue.files().file(firsts[firsts.length - 1]).types());
+    }
+
+    /** The encoding: type count u32, then per type in ascending id order: id u32, descriptor length u32, descriptor. */
+    public byte[] encode() {
+        byte[] table = SegmentHeader.encodeTypes(SegmentHeader.MIN_SEGMENT_SIZE, 0, 0, 0, types);
+        int headerLength = MemorySegment.ofArray(table).get(INT, SegmentHeader.HEADER_LENGTH_OFFSET);
+        boolean formatOne = MemorySegment.ofArray(table).get(INT, SegmentHeader.VERSION_OFFSET) == 1;
+        byte[] encoded;
+        if (formatOne) { // re-encode a one-type table of id 0 the way format 2 would store it
+            int length = types.isEmpty() ? 0 : types.getFirst().descriptor().encodedSize();
+            encoded = new byte[4 + (types.isEmpty() ? 0 : 8 + length)];
+            MemorySegment s = MemorySegment.ofArray(encoded);
+            s.set(INT, 0, types.size());
+            if (!types.isEmpty()) {
+                s.set(INT, 4, 0);
+                s.set(INT, 8, length);
+                types.getFirst().descriptor().encodeTo(s, 12);
+            }
+            return encoded;
+        }
+        encoded = new byte[4 + headerLength - SegmentHeader.DESCRIPTOR_OFFSET];
+        MemorySegment.ofArray(encoded).set(INT, 0, types.size());
+        System.arraycopy(table, SegmentHeader.DESCRIPTOR_OFFSET, encoded, 4, encoded.length - 4);
+        return encoded;
+    }
+
+    /**
+     * Decodes bytes from the network or a file as {@link #encode} writes them, every length checked first.
+     *
+     * @throws IllegalArgumentException saying why they are not such an encoding
+     */
+    public static TypeLayouts decode(byte[] encoded) {
+        if (encoded.length < 4 || encoded.length > MAX_ENCODED) {
+            throw new IllegalArgumentException("type layouts of " + encoded.length + " bytes (4 to " + MAX_ENCODED + ")");
+        }
+        int count = MemorySegment.ofArray(encoded).get(INT, 0);
+        if (count == 0) {
+            if (encoded.length != 4) {
+                throw new IllegalArgumentException("type layouts of no type followed by " + (encoded.length - 4)
+                        + " bytes");
+            }
+            return new TypeLayouts(List.of());
+        }
+        byte[] header = new byte[SegmentHeader.DESCRIPTOR_OFFSET + encoded.length - 4];
+        System.arraycopy(encoded, 4, header, SegmentHeader.DESCRIPTOR_OFFSET, encoded.length - 4);
+        try {
+            return new TypeLayouts(io.blit.queue.internal.TypeTables.decode(MemorySegment.ofArray(header), count,
+                    encoded.length - 4));
+        } catch (QueueCorruptedException e) {
+            throw new IllegalArgumentException("type layouts that do not decode: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether no type is recorded (raw payloads). */
+    public boolean raw() {
+        return types.isEmpty();
+    }
+
+    /**
+     * What differs between {@code held} (a source's) and these expected layouts, type by type, or null if nothing
+     * does (same ids, identical layouts).
+     */
+    public String differenceFrom(TypeLayouts held) {
+        StringBuilder text = new StringBuilder();
+        for (FileType expected : types) {
+            FileType found = held.find(expected.typeId());
+            if (found == null) {
+                text.append("; type ").append(expected.typeId()).append(" (").append(expected.descriptor().className())
+                        .append(") is not held");
+            } else {
+                LayoutComparison comparison = LayoutComparison.of(found.descriptor(), expected.descriptor());
+                if (!comparison.identical()) {
+                    text.append("; type ").append(expected.typeId()).append(": ").append(comparison.report());
+                }
+            }
+        }
+        for (FileType extra : held.types) {
+            if (find(extra.typeId()) == null) {
+                text.append("; type ").append(extra.typeId()).append(" (").append(extra.descriptor().className())
+                        .append(") is held but not expected");
+            }
+        }
+        return text.isEmpty() ? null : text.substring(2);
+    }
+
+    private FileType find(int typeId) {
+        for (FileType type : types) {
+            if (type.typeId() == typeId) {
+                return type;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public String toString() {
+        return FileType.describe(types);
+    }
+}
