@@ -26,18 +26,24 @@ import net.jqwik.api.constraints.Size;
 /**
  * Fuzz properties of the segment file header's decoders (docs/fuzzing.md): {@link SegmentHeader#decode},
  * {@link SegmentHeader#decodeCopy}, {@link SegmentHeader#copyOf}, {@link SegmentHeader#firstIndexOf} and
- * {@link SegmentHeader#segmentSizeOf} take any bytes, valid or edited, and either decode what the bytes state or throw
- * {@link QueueCorruptedException}; valid headers round-trip.
+ * {@link SegmentHeader#segmentSizeOf} take any bytes, valid or edited (headers of both formats, type tables included),
+ * and either decode what the bytes state or throw {@link QueueCorruptedException}; valid headers round-trip.
  */
 class SegmentHeaderFuzzTest {
     private static final Path FILE = Path.of("segment-00000000000000000000.blitq");
     private static final Path DIR = Path.of("queue");
     private static final LayoutDescriptor MARKET_DATA = new MarketData().layout().descriptor();
+    private static final LayoutDescriptor QUOTE = new io.blit.queue.Quote().layout().descriptor();
+    /** Type tables of both formats: raw and one type of id 0 (format 1), one type of another id and two (format 2). */
+    private static final List<List<FileType>> TABLES = List.of(List.of(), FileType.single(MARKET_DATA),
+            List.of(new FileType(5, QUOTE)), List.of(new FileType(1, MARKET_DATA), new FileType(2, QUOTE)));
     /** Offsets of the header's integers and of the descriptor's first fields (its count, size, start, length). */
     private static final int[] FIELDS = {SegmentHeader.VERSION_OFFSET, SegmentHeader.HEADER_LENGTH_OFFSET,
             SegmentHeader.SEGMENT_SIZE_OFFSET, SegmentHeader.FIRST_INDEX_OFFSET, SegmentHeader.DESCRIPTOR_LENGTH_OFFSET,
             SegmentHeader.DESCRIPTOR_OFFSET + 6, SegmentHeader.DESCRIPTOR_OFFSET + 8, SegmentHeader.DESCRIPTOR_OFFSET + 12,
-            SegmentHeader.DESCRIPTOR_OFFSET + 16, SegmentHeader.DESCRIPTOR_OFFSET + 37, 60, 100};
+            SegmentHeader.DESCRIPTOR_OFFSET + 16, SegmentHeader.DESCRIPTOR_OFFSET + 37, 60, 64, 100,
+            SegmentHeader.TYPE_TABLE_LENGTH_OFFSET, SegmentHeader.DESCRIPTOR_OFFSET + 8 + MARKET_DATA.encodedSize(),
+            SegmentHeader.DESCRIPTOR_OFFSET + 12 + MARKET_DATA.encodedSize()};
 
     @Property
     void anyBytesDecodeOrAreCorrupt(@ForAll @Size(max = 5000) byte[] bytes, @ForAll long fileSize,
@@ -66,9 +72,9 @@ class SegmentHeaderFuzzTest {
         SegmentHeader.Info fromCopy = SegmentHeader.decodeCopy(DIR, copy);
         assertEquals(SegmentFiles.path(DIR, first), fromCopy.file());
         assertEquals(info, new SegmentHeader.Info(FILE, fromCopy.segmentSize(), fromCopy.firstIndex(),
-                fromCopy.createdNanos(), fromCopy.creatorPid(), fromCopy.descriptor()));
-        assertArrayEquals(header, SegmentHeader.encode(info.segmentSize(), info.firstIndex(), info.createdNanos(),
-                info.creatorPid(), info.descriptor()));
+                fromCopy.createdNanos(), fromCopy.creatorPid(), fromCopy.version(), fromCopy.types()));
+        assertArrayEquals(header, SegmentHeader.encodeTypes(info.segmentSize(), info.firstIndex(), info.createdNanos(),
+                info.creatorPid(), info.types()));
     }
 
     /** Every decoder on {@code bytes}: decodes what they state, or throws {@link QueueCorruptedException}, and nothing else. */
@@ -115,9 +121,13 @@ class SegmentHeaderFuzzTest {
         assertEquals(le64(bytes, SegmentHeader.PID_OFFSET), info.creatorPid());
         int headerLength = le32(bytes, SegmentHeader.HEADER_LENGTH_OFFSET);
         assertEquals(headerLength == SegmentHeader.DESCRIPTOR_OFFSET, info.raw());
-        if (!info.raw()) {
-            assertEquals(headerLength - SegmentHeader.DESCRIPTOR_OFFSET, info.descriptor().encodedSize());
+        assertEquals(le32(bytes, SegmentHeader.VERSION_OFFSET), info.version());
+        int table = 0;
+        for (FileType type : info.types()) {
+            table += type.descriptor().encodedSize() + (info.version() == 1 ? 0 : 8);
         }
+        assertEquals(headerLength - SegmentHeader.DESCRIPTOR_OFFSET, table, "the table fills the header exactly");
+        assertTrue(info.version() == 2 || info.types().size() <= 1, "format 1 holds one type at most");
     }
 
     @Provide
@@ -127,14 +137,14 @@ class SegmentHeaderFuzzTest {
                 Arbitraries.longs().between(3, SegmentHeader.MAX_SEGMENT_SIZE / 4096).map(pages -> pages * 4096));
         Arbitrary<Long> firsts = Arbitraries.oneOf(Arbitraries.of(0L, SegmentHeader.MAX_FIRST_INDEX),
                 Arbitraries.longs().between(0, SegmentHeader.MAX_FIRST_INDEX));
-        Arbitrary<LayoutDescriptor> descriptors = Arbitraries.of(MARKET_DATA).injectNull(0.5);
-        return Combinators.combine(sizes, firsts, Arbitraries.longs(), Arbitraries.longs(), descriptors)
-                .as(SegmentHeader::encode);
+        return Combinators.combine(sizes, firsts, Arbitraries.longs(), Arbitraries.longs(), Arbitraries.of(TABLES))
+                .as(SegmentHeader::encodeTypes);
     }
 
     @Provide
     Arbitrary<List<Mutation>> edits() {
-        return Mutation.of(SegmentHeader.DESCRIPTOR_OFFSET + MARKET_DATA.encodedSize() + 4, FIELDS).list().ofMinSize(1)
+        return Mutation.of(SegmentHeader.DESCRIPTOR_OFFSET + 16 + MARKET_DATA.encodedSize() + QUOTE.encodedSize() + 4,
+                        FIELDS).list().ofMinSize(1)
                 .ofMaxSize(4);
     }
 
