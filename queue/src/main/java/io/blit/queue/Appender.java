@@ -27,9 +27,10 @@ import java.util.Objects;
  *       written with plain stores, and it is published by a release store of the COMMITTED word, which tailers
  *       load with acquire. A message is visible in full or not at all.</li>
  *   <li><b>Allocation.</b> {@code append} allocates nothing except when it rolls to the next file.</li>
- *   <li><b>Rolling.</b> In a queue of a message class (every record the same length), moving into a file starts the
- *       background preparation of the next one (created complete and zero-filled under a temporary name, published
- *       when an appender rolls to it), so that a roll and the first writes to the new file's pages stay cheap.</li>
+ *   <li><b>Rolling.</b> Moving into a file starts the background preparation of the next one (created zero-filled
+ *       under a temporary name, published when an appender rolls to it: complete for a queue of one message class,
+ *       whose next first index is known; a blank whose header is written at the roll otherwise), so that a roll and
+ *       the first writes to the new file's pages stay cheap.</li>
  *   <li><b>Failures.</b> If the filler or the copy fails after the claim, the claim is marked ABANDONED before the
  *       exception propagates, so tailers skip the index instead of waiting for it.</li>
  * </ul>
@@ -316,6 +317,10 @@ public final class Appender<T> implements AutoCloseable {
             // in the background while this file fills (the roll then only links and maps it).
             long capacity = (file.size() - SegmentHeader.RECORDS_START) / RecordHeader.recordLength(fixed);
             files.prepareFile(file.firstIndex() + capacity);
+        } else {
+            // Records of several lengths: the next file's first index is known only at the roll. A zero-filled blank
+            // prepared meanwhile gets its header then (the same cost saved, one header write added).
+            files.prepareBlankFile();
         }
     }
 

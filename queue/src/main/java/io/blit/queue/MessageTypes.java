@@ -36,6 +36,9 @@ public final class MessageTypes<T> {
     /** In ascending type id order: an entry's position is its slot in the type table of the files appenders write. */
     private final TypeEntry<? extends T>[] entries;
     private final List<FileType> fileTypes;
+    /** The first two entries (the second null for one type), compared before the {@link ClassValue} lookup. */
+    private final TypeEntry<? extends T> first;
+    private final TypeEntry<? extends T> second;
     private final ClassValue<TypeEntry<?>> byClass = new ClassValue<>() {
         @Override
         protected TypeEntry<?> computeValue(Class<?> type) {
@@ -52,6 +55,8 @@ public final class MessageTypes<T> {
         @SuppressWarnings("unchecked")
         TypeEntry<? extends T>[] array = sorted.toArray(new TypeEntry[0]);
         this.entries = array;
+        this.first = array[0];
+        this.second = array.length > 1 ? array[1] : null;
         List<FileType> table = new ArrayList<>(array.length);
         for (TypeEntry<?> entry : array) {
             table.add(new FileType(entry.typeId(), entry.copier().layout().descriptor()));
@@ -106,10 +111,17 @@ public final class MessageTypes<T> {
 
     // ---- for the queue
 
-    /** The entry of {@code type} in O(1) with no allocation (a {@link ClassValue}), or null if it is none of these. */
+    /**
+     * The entry of {@code type} in O(1) with no allocation, or null if it is none of these: two reference comparisons
+     * (a queue of one or two types), else a {@link ClassValue} lookup (a few loads more, measured in
+     * docs/queue-performance.md).
+     */
     TypeEntry<?> entryFor(Class<?> type) {
-        TypeEntry<?> first = entries[0];
-        return first.type() == type ? first : byClass.get(type);
+        if (first.type() == type) {
+            return first;
+        }
+        TypeEntry<?> other = second;
+        return other != null && other.type() == type ? other : byClass.get(type);
     }
 
     TypeEntry<? extends T> entryOf(int typeId) {

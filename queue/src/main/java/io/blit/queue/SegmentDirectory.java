@@ -238,6 +238,16 @@ final class SegmentDirectory<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts preparing a blank next file in the background (a queue whose records have several lengths: the next
+     * file's first index is known only at the roll), unless the options turned preparation off.
+     */
+    void prepareBlankFile() {
+        if (prepareNextFile) {
+            preparer.requestBlank();
+        }
+    }
+
     /** Stops the background preparation and deletes what it left. */
     @Override
     public void close() {

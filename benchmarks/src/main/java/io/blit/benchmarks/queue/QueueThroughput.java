@@ -45,7 +45,7 @@ import picocli.CommandLine;
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
  *     io.blit.benchmarks.queue.QueueThroughput [--messages N] [--runs R] [--segment-size BYTES] [--dir DIR]
- *     [--mode both|append|tail] [--wait back-off|busy-spin|yield|park]
+ *     [--mode both|append|tail] [--wait back-off|busy-spin|yield|park] [--stream single|mixed|both|all]
  * </pre>
  */
 @Command(name = "QueueThroughput", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
@@ -67,9 +67,17 @@ public final class QueueThroughput implements Callable<Integer> {
             description = "the tailer's wait strategy (default park)")
     private WaitStrategy wait = WaitStrategy.PARK;
 
+    @Option(names = "--stream", paramLabel = "single|mixed|both|all", converter = StreamConverter.class,
+            description = {"single (default): MarketData in a queue of one class; mixed: MarketData and BookUpdate in "
+                    + "one typed queue (message n a BookUpdate when n % 3 == 2), read by type; both: each kind of run "
+                    + "for single, then mixed, in one run, with the ratios of the medians; all: single, then only "
+                    + "MarketData in the typed queue of mixed (the cost of the types alone), then mixed"})
+    private List<ThroughputStream> streams = List.of(ThroughputStream.SINGLE);
+
     private long messages;
     private long segmentSize;
     private Path parent;
+    private ThroughputStream stream = ThroughputStream.SINGLE;
 
     private QueueThroughput() {
     }
@@ -92,6 +100,20 @@ public final class QueueThroughput implements Callable<Integer> {
                 args, System.out, System.err));
     }
 
+    /** {@code single}, {@code mixed} or {@code both}. */
+    static final class StreamConverter implements ITypeConverter<List<ThroughputStream>> {
+        @Override
+        public List<ThroughputStream> convert(String value) {
+            return switch (value) {
+                case "single" -> List.of(ThroughputStream.SINGLE);
+                case "mixed" -> List.of(ThroughputStream.MIXED);
+                case "both" -> List.of(ThroughputStream.SINGLE, ThroughputStream.MIXED);
+                case "all" -> List.of(ThroughputStream.SINGLE, ThroughputStream.TYPED_MD, ThroughputStream.MIXED);
+                default -> throw new TypeConversionException("must be single, mixed, both or all, got '" + value + "'");
+            };
+        }
+    }
+
     /** {@code back-off}, {@code busy-spin}, {@code yield}, {@code park}: the {@link WaitStrategy} of that name. */
     static final class WaitConverter implements ITypeConverter<WaitStrategy> {
         @Override
@@ -111,51 +133,70 @@ public final class QueueThroughput implements Callable<Integer> {
         messages = options.messages();
         segmentSize = options.segmentSize();
         parent = options.parent();
-        run();
+        System.out.printf(Locale.ROOT, "queue throughput: %,d messages a run, segment %,d bytes, dir %s, %d run(s) of "
+                + "each stream, interleaved, tailer waits %s, JDK %s, %d CPUs%n", messages, segmentSize, parent,
+                options.runs(), wait, Runtime.version(), Runtime.getRuntime().availableProcessors());
+        for (ThroughputStream each : streams) {
+            System.out.println("  " + each + ": " + each.description());
+        }
+        boolean append = options.appendAlone();
+        boolean tail = options.withTailer();
+        int kinds = streams.size();
+        List<List<Double>> appendOnly = new ArrayList<>();
+        List<List<Double>> withTailer = new ArrayList<>();
+        for (ThroughputStream each : streams) { // a JIT warm-up of every stream first: they share the code
+            stream = each;
+            appendOnly.add(new ArrayList<>());
+            withTailer.add(new ArrayList<>());
+            if (append) {
+                appendAlone(options.warmup(), "warm-up append " + each);
+            }
+            if (tail) {
+                appendAndTail(options.warmup(), "warm-up append+tail " + each);
+            }
+        }
+        for (int r = 1; r <= options.runs(); r++) { // side by side: drift of the machine hits every stream alike
+            for (int k = 0; k < kinds; k++) {
+                stream = streams.get(k);
+                if (append) {
+                    appendOnly.get(k).add(appendAlone(messages, "run " + r + " append " + stream));
+                }
+                if (tail) {
+                    withTailer.get(k).add(appendAndTail(messages, "run " + r + " append+tail " + stream));
+                }
+            }
+        }
+        for (int k = 0; k < kinds; k++) {
+            if (append) {
+                System.out.printf(Locale.ROOT, "median append alone:      %6.2f M msg/s (%s)%n",
+                        ThroughputOptions.median(appendOnly.get(k)), streams.get(k));
+            }
+            if (tail) {
+                System.out.printf(Locale.ROOT, "median append+tail:       %6.2f M msg/s (%s)%n",
+                        ThroughputOptions.median(withTailer.get(k)), streams.get(k));
+            }
+        }
+        for (int k = 1; k < kinds; k++) {
+            System.out.printf(Locale.ROOT, "%s / %s, medians of this run: append alone %s, append+tail %s%n",
+                    streams.get(k), streams.get(0), ratio(appendOnly, k), ratio(withTailer, k));
+        }
         return CliSupport.OK;
     }
 
-    private void run() throws Exception {
-        System.out.printf(Locale.ROOT, "queue throughput: %,d MarketData (152-byte records), segment %,d bytes, "
-                + "dir %s, %d run(s), tailer waits %s, JDK %s, %d CPUs%n", messages, segmentSize, parent,
-                options.runs(), wait, Runtime.version(), Runtime.getRuntime().availableProcessors());
-        long warmup = options.warmup();
-        List<Double> appendOnly = new ArrayList<>();
-        List<Double> withTailer = new ArrayList<>();
-        boolean append = options.appendAlone();
-        boolean tail = options.withTailer();
-        if (append) {
-            appendAlone(warmup, "warm-up append");
-        }
-        if (tail) {
-            appendAndTail(warmup, "warm-up append+tail");
-        }
-        for (int r = 1; r <= options.runs(); r++) {
-            if (append) {
-                appendOnly.add(appendAlone(messages, "run " + r + " append"));
-            }
-            if (tail) {
-                withTailer.add(appendAndTail(messages, "run " + r + " append+tail"));
-            }
-        }
-        if (append) {
-            System.out.printf(Locale.ROOT, "median append alone:      %6.2f M msg/s%n", ThroughputOptions.median(appendOnly));
-        }
-        if (tail) {
-            System.out.printf(Locale.ROOT, "median append+tail:       %6.2f M msg/s%n", ThroughputOptions.median(withTailer));
-        }
+    private static String ratio(List<List<Double>> rates, int k) {
+        return rates.get(k).isEmpty() ? "-" : String.format(Locale.ROOT, "%.3f",
+                ThroughputOptions.median(rates.get(k)) / ThroughputOptions.median(rates.get(0)));
     }
 
     /** Appends {@code n} messages with no tailer; returns millions of messages per second. */
     private double appendAlone(long n, String label) throws IOException {
         Path dir = Files.createTempDirectory(parent, "blit-qperf-");
-        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().segmentSize(segmentSize))) {
+        try (BlitQueue<Object> queue = stream.open(dir, segmentSize)) {
             long nanos;
             long cpu = THREADS.getCurrentThreadCpuTime();
             long user = THREADS.getCurrentThreadUserTime();
             long allocated = THREADS.getCurrentThreadAllocatedBytes();
-            try (Appender<MarketData> appender = queue.appender()) {
+            try (Appender<Object> appender = queue.appender()) {
                 nanos = appendAll(appender, n);
             }
             cpu = THREADS.getCurrentThreadCpuTime() - cpu;
@@ -170,16 +211,15 @@ public final class QueueThroughput implements Callable<Integer> {
     /** Appends {@code n} messages while a tailer thread reads them; returns millions of messages per second. */
     private double appendAndTail(long n, String label) throws Exception {
         Path dir = Files.createTempDirectory(parent, "blit-qperf-");
-        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().segmentSize(segmentSize))) {
-            TailerThread reader = new TailerThread(queue.tailer(), n, wait);
+        try (BlitQueue<Object> queue = stream.open(dir, segmentSize)) {
+            TailerThread reader = new TailerThread(stream.sink(queue.tailer()), n, wait);
             reader.start();
             long nanos;
             long lagAtEnd;
             long cpu = THREADS.getCurrentThreadCpuTime();
             long user = THREADS.getCurrentThreadUserTime();
             long allocated = THREADS.getCurrentThreadAllocatedBytes();
-            try (Appender<MarketData> appender = queue.appender()) {
+            try (Appender<Object> appender = queue.appender()) {
                 long start = System.nanoTime();
                 appendAll(appender, n);
                 lagAtEnd = n - reader.read;
@@ -199,13 +239,11 @@ public final class QueueThroughput implements Callable<Integer> {
         }
     }
 
-    private static long appendAll(Appender<MarketData> appender, long n) {
-        MarketData md = new MarketData().fillFor(0, 0);
+    private long appendAll(Appender<Object> appender, long n) {
+        ThroughputStream.Source source = stream.source();
         long start = System.nanoTime();
         for (long i = 0; i < n; i++) {
-            md.securityId = i;
-            md.time = i;
-            appender.append(md);
+            appender.append(source.message(i));
         }
         return System.nanoTime() - start;
     }
@@ -222,9 +260,9 @@ public final class QueueThroughput implements Callable<Integer> {
         return mps;
     }
 
-    /** Reads {@code n} messages, checking each one's {@code securityId}, then records when it finished. */
+    /** Reads {@code n} messages, checking each one's number, then records when it finished. */
     private static final class TailerThread extends Thread {
-        private final Tailer<MarketData> tailer;
+        private final ThroughputStream.Sink sink;
         private final long n;
         private final WaitStrategy wait;
         volatile long read;
@@ -234,9 +272,9 @@ public final class QueueThroughput implements Callable<Integer> {
         long lagAtEnd;
         volatile Throwable failure;
 
-        TailerThread(Tailer<MarketData> tailer, long n, WaitStrategy wait) {
+        TailerThread(ThroughputStream.Sink sink, long n, WaitStrategy wait) {
             super("qperf-tailer");
-            this.tailer = tailer;
+            this.sink = sink;
             this.n = n;
             this.wait = wait;
             setDaemon(true);
@@ -244,17 +282,24 @@ public final class QueueThroughput implements Callable<Integer> {
 
         @Override
         public void run() {
-            MarketData into = new MarketData();
             long count = 0;
             long cpuAtStart = THREADS.getCurrentThreadCpuTime();
             long allocatedAtStart = THREADS.getCurrentThreadAllocatedBytes();
-            try (tailer) {
+            try (Tailer<Object> tailer = sink.tailer()) {
                 while (count < n) {
-                    if (!tailer.next(into, wait, TAILER_TIMEOUT_NANOS)) {
-                        throw new IllegalStateException("no message " + count + " within 60 s");
+                    long number = sink.next();
+                    if (number < 0) { // as Tailer.next does: idle with the strategy, up to the time-out
+                        long since = System.nanoTime();
+                        for (int attempt = 0; number < 0; attempt++) {
+                            if (System.nanoTime() - since > TAILER_TIMEOUT_NANOS) {
+                                throw new IllegalStateException("no message " + count + " within 60 s");
+                            }
+                            wait.idle(attempt);
+                            number = sink.next();
+                        }
                     }
-                    if (into.securityId != count) {
-                        throw new IllegalStateException("message " + count + " has securityId " + into.securityId);
+                    if (number != count) {
+                        throw new IllegalStateException("message " + count + " has number " + number);
                     }
                     count++;
                     if ((count & 0x3FF) == 0) {

@@ -86,6 +86,8 @@ public final class SegmentHeader {
     private static final byte[] MAGIC = "BLITQUE\0".getBytes(StandardCharsets.US_ASCII);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Encoded type tables by table ({@link #tableBytes}); never modified after they are put. */
+    private static final java.util.Map<List<FileType>, byte[]> TABLES = new java.util.concurrent.ConcurrentHashMap<>();
 
     private SegmentHeader() {
     }
@@ -121,7 +123,7 @@ public final class SegmentHeader {
 
     /** Whether a header recording {@code types} fits the header area (see {@link #encodeTypes}). */
     public static boolean fits(List<FileType> types) {
-        return DESCRIPTOR_OFFSET + tableLength(types, FileType.formatOneCanHold(types)) + 4 <= HEADER_AREA;
+        return DESCRIPTOR_OFFSET + tableBytes(types, FileType.formatOneCanHold(types)).length + 4 <= HEADER_AREA;
     }
 
     /**
@@ -145,10 +147,10 @@ public final class SegmentHeader {
                                      List<FileType> types) {
         FileType.checkTable(types);
         boolean formatOne = FileType.formatOneCanHold(types);
-        int tableLength = tableLength(types, formatOne);
-        int headerLength = DESCRIPTOR_OFFSET + tableLength;
+        byte[] table = tableBytes(types, formatOne);
+        int headerLength = DESCRIPTOR_OFFSET + table.length;
         if (headerLength + 4 > HEADER_AREA) {
-            throw QueueErrors.typeTableTooLarge(types.size(), tableLength, HEADER_AREA - 4 - DESCRIPTOR_OFFSET);
+            throw QueueErrors.typeTableTooLarge(types.size(), table.length, HEADER_AREA - 4 - DESCRIPTOR_OFFSET);
         }
         byte[] bytes = new byte[HEADER_AREA];
         MemorySegment s = MemorySegment.ofArray(bytes);
@@ -160,32 +162,45 @@ public final class SegmentHeader {
         s.set(LONG, CREATED_OFFSET, createdNanos);
         s.set(LONG, PID_OFFSET, pid);
         if (formatOne) {
-            s.set(INT, DESCRIPTOR_LENGTH_OFFSET, tableLength);
-            if (!types.isEmpty()) {
-                types.getFirst().descriptor().encodeTo(s, DESCRIPTOR_OFFSET);
-            }
+            s.set(INT, DESCRIPTOR_LENGTH_OFFSET, table.length);
         } else {
             s.set(INT, TYPE_COUNT_OFFSET, types.size());
-            s.set(INT, TYPE_TABLE_LENGTH_OFFSET, tableLength);
-            long at = DESCRIPTOR_OFFSET;
-            for (FileType type : types) {
-                int length = type.descriptor().encodedSize();
-                s.set(INT, at, type.typeId());
-                s.set(INT, at + 4, length);
-                type.descriptor().encodeTo(s, at + 8);
-                at += 8 + length;
-            }
+            s.set(INT, TYPE_TABLE_LENGTH_OFFSET, table.length);
         }
+        System.arraycopy(table, 0, bytes, DESCRIPTOR_OFFSET, table.length);
         s.set(INT, headerLength, crc(bytes, headerLength));
         return bytes;
     }
 
-    private static int tableLength(List<FileType> types, boolean formatOne) {
-        int length = 0;
-        for (FileType type : types) {
-            length += type.descriptor().encodedSize() + (formatOne ? 0 : 8);
+    /**
+     * The bytes of a type table from {@link #DESCRIPTOR_OFFSET} on: format 1, the one descriptor (or none); format 2, per
+     * type its id, descriptor length and descriptor. Encoded once per table and kept (at most 64 tables, then all
+     * are forgotten): encoding a descriptor converts every name to UTF-8, which cost a roll of a queue of two types
+     * ~300 KB of garbage when it was done for every new file.
+     */
+    private static byte[] tableBytes(List<FileType> types, boolean formatOne) {
+        byte[] known = TABLES.get(types);
+        if (known != null) {
+            return known;
         }
-        return length;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (FileType type : types) {
+            byte[] descriptor = new byte[type.descriptor().encodedSize()];
+            type.descriptor().encodeTo(MemorySegment.ofArray(descriptor), 0);
+            if (!formatOne) {
+                byte[] entry = new byte[8];
+                MemorySegment.ofArray(entry).set(INT, 0, type.typeId());
+                MemorySegment.ofArray(entry).set(INT, 4, descriptor.length);
+                out.writeBytes(entry);
+            }
+            out.writeBytes(descriptor);
+        }
+        byte[] table = out.toByteArray();
+        if (TABLES.size() >= 64) {
+            TABLES.clear();
+        }
+        TABLES.put(List.copyOf(types), table);
+        return table;
     }
 
     /**

@@ -27,6 +27,8 @@ public final class SegmentPreparer implements AutoCloseable {
     private final long segmentSize;
     private final List<FileType> types;
     private final boolean privateFiles;
+    /** {@link #pendingIndex} of a blank: the next file of a queue of several record lengths, its first index unknown. */
+    private static final long BLANK = -2;
     private long pendingIndex = -1;
     private FilePreparation pending;
     private boolean closed;
@@ -66,7 +68,24 @@ public final class SegmentPreparer implements AutoCloseable {
     }
 
     /**
-     * If the file of {@code firstIndex} was requested, waits for its preparation to finish and publishes it.
+     * Starts preparing the next file when its first index is not known yet (a queue whose records have several lengths:
+     * several types, or raw payloads): a zero-filled blank of the segment size ({@link SegmentFiles#prepareBlank}),
+     * whose header {@link #publishIfPrepared} writes for the index the roll needs. Does nothing while a preparation is
+     * outstanding, or once closed. Returns at once.
+     */
+    public synchronized void requestBlank() {
+        if (closed || pending != null) {
+            return;
+        }
+        pendingIndex = BLANK;
+        pending = new FilePreparation("blit-queue-prepare-blank", () -> SegmentFiles.prepareBlank(dir, segmentSize,
+                privateFiles));
+        pending.start();
+    }
+
+    /**
+     * If the file of {@code firstIndex} (or a blank) was requested, waits for its preparation to finish and publishes
+     * it (a blank with the header of {@code firstIndex} written first).
      *
      * @return true if the file of {@code firstIndex} now exists through this preparation (published here, or
      *         found to exist already); false if it was not requested or its preparation failed, in which case the
@@ -74,16 +93,34 @@ public final class SegmentPreparer implements AutoCloseable {
      */
     public boolean publishIfPrepared(long firstIndex) {
         FilePreparation mine;
+        boolean blank;
         synchronized (this) {
-            if (pendingIndex != firstIndex || pending == null) {
+            if (pending == null || (pendingIndex != firstIndex && pendingIndex != BLANK)) {
                 return false;
             }
             mine = pending;
             pending = null;
+            blank = pendingIndex == BLANK;
+            if (blank) {
+                pendingIndex = -1;
+            }
         }
         Path tmp = mine.await();
         if (tmp == null) {
             return Files.exists(SegmentFiles.path(dir, firstIndex));
+        }
+        if (blank) {
+            if (Files.exists(SegmentFiles.path(dir, firstIndex))) { // another appender rolled first
+                SegmentFiles.deleteQuietly(tmp);
+                return true;
+            }
+            try {
+                SegmentFiles.completeBlank(tmp, SegmentHeader.encodeTypes(segmentSize, firstIndex,
+                        System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types));
+            } catch (RuntimeException e) {
+                SegmentFiles.deleteQuietly(tmp);
+                return false; // the caller creates the file the ordinary way
+            }
         }
         SegmentFiles.publish(dir, firstIndex, tmp);
         return true;

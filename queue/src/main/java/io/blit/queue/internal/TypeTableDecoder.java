@@ -67,12 +67,12 @@ final class TypeTableDecoder {
 
     private static LayoutDescriptor descriptor(Path file, MemorySegment upToItsEnd, long offset, int id) {
         try {
-            LayoutDescriptor descriptor = LayoutDescriptor.decode(upToItsEnd, offset);
-            if (descriptor.encodedSize() != upToItsEnd.byteSize() - offset) {
-                throw corrupt(file, offset, "descriptor of type " + id + " is " + descriptor.encodedSize()
-                        + " bytes, its entry says " + (upToItsEnd.byteSize() - offset));
+            int size = LayoutDescriptor.encodedSizeAt(upToItsEnd, offset);
+            if (size != upToItsEnd.byteSize() - offset) {
+                throw corrupt(file, offset, "descriptor of type " + id + " is " + size + " bytes, its entry says "
+                        + (upToItsEnd.byteSize() - offset));
             }
-            return descriptor;
+            return LayoutDescriptor.decode(upToItsEnd, offset);
         } catch (CorruptDescriptorException e) {
             QueueCorruptedException corrupt = corrupt(file, e.offset(), "type " + id + ": " + e.getMessage());
             corrupt.initCause(e);

@@ -42,6 +42,26 @@ class SegmentPreparerTest {
     }
 
     @Test
+    void aBlankGetsTheHeaderOfTheIndexTheRollNeedsAndIsPublishedOnce() throws IOException {
+        List<FileType> types = List.of(new FileType(1, LAYOUT),
+                new FileType(2, BlockCopier.of(io.blit.queue.Quote.class).layout().descriptor()));
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, types, false)) {
+            preparer.requestBlank();
+            preparer.requestBlank(); // one outstanding at a time
+            assertTrue(preparer.publishIfPrepared(777));
+            assertFalse(preparer.publishIfPrepared(778), "a blank is published once");
+        }
+        SegmentHeader.Info info = SegmentFiles.readHeader(dir, 777);
+        assertEquals(777, info.firstIndex());
+        assertEquals(types, info.types());
+        assertEquals(2, info.version());
+        byte[] bytes = Files.readAllBytes(SegmentFiles.path(dir, 777));
+        byte[] records = java.util.Arrays.copyOfRange(bytes, (int) SegmentHeader.RECORDS_START, bytes.length);
+        assertArrayEquals(new byte[records.length], records, "the record area is all zeros");
+        assertEquals(List.of("segment-00000000000000000777.blitq"), names(), "no temporary left");
+    }
+
+    @Test
     void publishesNothingForAnIndexThatWasNotRequested() throws IOException {
         try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, LAYOUT)) {
             preparer.request(100);
