@@ -18,11 +18,12 @@ import org.agrona.MutableDirectBuffer;
  * 32   | next index i64: the replica holds every index below it; -1: no file |
  * 40   | flags u32: 1 sync, 2 encrypt, 4 see BatchProtection | endpoint length u16 (E) | zero u16    |
  * 48   | header length u32 (H)      | descriptor length u32 (D)               |
- * 56   | data endpoint, ASCII host:port (E) | newest file header (H) | expected layout descriptor (D) |
+ * 56   | data endpoint, ASCII host:port (E) | newest file header (H) | expected type layouts (D)     |
  * 56+E+H+D | HMAC-SHA256 of every byte before it (32)                         |
  * </pre>
  *
- * E is at most {@link #MAX_ENDPOINT}, H and D at most 4096 each (0: none).
+ * E is at most {@link #MAX_ENDPOINT}, H and D at most 4096 each (0: none). D is the {@link io.blit.queue.TypeLayouts}
+ * encoding of the message types the replica expects (a type count, then each type's id and layout descriptor).
  */
 public final class Subscribe {
     public static final int FLAG_SYNC = 1;
