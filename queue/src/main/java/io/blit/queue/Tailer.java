@@ -56,8 +56,8 @@ public final class Tailer<T> implements AutoCloseable {
     /** The type table of {@link #tableFile}; renewed when the cursor's file changes. */
     private FileTypeTable<T> table;
     private MappedSegment tableFile;
-    /** The one instance per queue type slot that {@link #read(MessageHandler)} delivers, created at first need. */
-    private Object[] instances;
+    /** The one instance per queue type that {@link #read(MessageHandler)} delivers. */
+    private TypeInstances instances;
     private long unknownRecords;
     /** The table and type slot of the last record read (any read method), or null and -1. */
     private FileTypeTable<T> lastTable;
@@ -195,7 +195,10 @@ public final class Tailer<T> implements AutoCloseable {
                     throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload,
                             reader.byteSize(), reader.copier().type());
                 }
-                message = instance(table.queueSlot(slot));
+                if (instances == null) {
+                    instances = new TypeInstances(files.typesOrThrow());
+                }
+                message = instances.of(table.queueSlot(slot));
                 if (!reader.translates() && message instanceof TriviallyCopyable block) {
                     block.readFrom(cursor.segment(), cursor.payloadPosition());
                 } else {
@@ -304,17 +307,6 @@ public final class Tailer<T> implements AutoCloseable {
         RecordProtocol.consume(cursor, payload);
     }
 
-    private Object instance(int queueSlot) {
-        if (instances == null) {
-            instances = new Object[files.typesOrThrow().size()];
-        }
-        Object instance = instances[queueSlot];
-        if (instance == null) {
-            instance = files.typesOrThrow().entry(queueSlot).newInstance();
-            instances[queueSlot] = instance;
-        }
-        return instance;
-    }
 
     /**
      * Reads the next message into {@code into}, waiting with {@code strategy} up to {@code timeoutNanos}.

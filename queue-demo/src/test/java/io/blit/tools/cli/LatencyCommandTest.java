@@ -174,7 +174,7 @@ class LatencyCommandTest {
         assertTrue(asMarketData.err().contains("BookUpdate") || asMarketData.err().contains("MarketData"), asMarketData.err());
         Result badType = run("produce", "--type", "quote", "--dir", dir, "--count", "1");
         assertEquals(QueueCli.USAGE, badType.code());
-        assertTrue(badType.err().contains("--type must be marketdata or book"), badType.err());
+        assertTrue(badType.err().contains("--type must be marketdata, book or mixed"), badType.err());
     }
 
     @Test
