@@ -118,12 +118,7 @@ public final class Tailer<T> implements AutoCloseable {
                     MappedFaults.surfacePending(); // a faulting header load can read as "nothing yet"
                     return false;
                 }
-                MappedSegment file = cursor.file();
-                if (tableFile != file) {
-                    table = files.table(file.info());
-                    tableFile = file;
-                }
-                int slot = RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));
+                int slot = typeSlot(cursor);
                 BlockReader<?> reader = table.reader(slot);
                 if (reader == null) {
                     skipUnknown(cursor, slot, payload);
@@ -131,8 +126,8 @@ public final class Tailer<T> implements AutoCloseable {
                 }
                 long length = reader.byteSize();
                 if (payload != length) {
-                    throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload, length,
-                            reader.copier().type());
+                    throw QueueErrors.wrongRecordLength(cursor.file().info().file(), cursor.position(), payload,
+                            length, reader.copier().type());
                 }
                 if (!reader.translates() && into.getClass() == reader.copier().type()
                         && into instanceof TriviallyCopyable block) {
@@ -178,12 +173,7 @@ public final class Tailer<T> implements AutoCloseable {
                 MappedFaults.surfacePending();
                 return false;
             }
-            MappedSegment file = cursor.file();
-            if (tableFile != file) {
-                table = files.table(file.info());
-                tableFile = file;
-            }
-            int slot = RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));
+            int slot = typeSlot(cursor);
             BlockReader<?> reader = table.reader(slot);
             index = cursor.index();
             if (reader == null) {
@@ -192,7 +182,7 @@ public final class Tailer<T> implements AutoCloseable {
                 skipUnknown(cursor, slot, payload);
             } else {
                 if (payload != reader.byteSize()) {
-                    throw QueueErrors.wrongRecordLength(file.info().file(), cursor.position(), payload,
+                    throw QueueErrors.wrongRecordLength(cursor.file().info().file(), cursor.position(), payload,
                             reader.byteSize(), reader.copier().type());
                 }
                 if (instances == null) {
@@ -242,14 +232,9 @@ public final class Tailer<T> implements AutoCloseable {
             if (length > into.byteSize()) {
                 throw QueueErrors.targetTooSmall(cursor.index(), length, into.byteSize());
             }
-            MappedSegment file = cursor.file();
-            if (tableFile != file) {
-                table = files.table(file.info());
-                tableFile = file;
-            }
-            int slot = RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));
+            int slot = typeSlot(cursor);
             if (table.size() > 0 && !table.declared(slot)) {
-                throw QueueErrors.undeclaredTypeSlot(file.info().file(), cursor.position(), slot, table.size());
+                throw QueueErrors.undeclaredTypeSlot(cursor.file().info().file(), cursor.position(), slot, table.size());
             }
             MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
             lastTable = table;
@@ -285,6 +270,19 @@ public final class Tailer<T> implements AutoCloseable {
     /** How many records of type ids the queue does not know this tailer skipped or gave to an {@code onUnknown}. */
     public long unknownRecords() {
         return unknownRecords;
+    }
+
+    /**
+     * The type slot of the record at {@code cursor}, {@link #table} made its file's first. A plain load of the header
+     * word: the walker's acquire load of it came first, in this thread.
+     */
+    private int typeSlot(RecordCursor cursor) {
+        MappedSegment file = cursor.file();
+        if (tableFile != file) {
+            table = files.table(file.info());
+            tableFile = file;
+        }
+        return RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));
     }
 
     @SuppressWarnings("unchecked")
