@@ -44,6 +44,8 @@ final class SegmentDirectory<T> implements AutoCloseable {
     private final SegmentPreparer preparer;
     private final boolean prepareNextFile;
     private final boolean privateFiles;
+    /** How long {@link #continueInOwnTypes} waits for the first record of an empty file of other types. */
+    private final long abandonGraceNanos;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
@@ -55,6 +57,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
         this.types = types;
         this.layoutPolicy = options.layoutPolicy();
         this.privateFiles = options.privateFiles();
+        this.abandonGraceNanos = options.abandonGrace().toNanos();
         try {
             FileModes.createDirectories(dir, privateFiles);
         } catch (IOException e) {
@@ -211,9 +214,24 @@ final class SegmentDirectory<T> implements AutoCloseable {
             long next;
             try (RecordCursor cursor = RecordCursor.forAppender()) {
                 cursor.enter(new MappedSegment(newest));
+                awaitFirstRecord(cursor);
                 next = RecordProtocol.endFile(cursor, ProcessHandle.current().pid());
             }
             newest = createIfAbsent(next);
+        }
+    }
+
+    /**
+     * Waits, up to the abandon grace, while the file at {@code cursor} holds no record: an appender of the old types
+     * that has just created it (a roll) claims its first record within microseconds, and ending the file before that
+     * would abandon that index, a gap. A file still empty after the grace ends with its first index abandoned
+     * ({@link RecordProtocol#endFile}), as a claim left for the grace by a dead claimer is.
+     */
+    private void awaitFirstRecord(RecordCursor cursor) {
+        long start = System.nanoTime();
+        while (RecordHeader.loadAcquire(cursor.segment(), cursor.position()) == 0
+                && System.nanoTime() - start < abandonGraceNanos) {
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
         }
     }
 
