@@ -79,6 +79,21 @@ class ReplicationProcessTest {
     }
 
     @Test
+    void aMixedQueueReachesTheReplicaByteForByteWithItsTypes() throws Exception {
+        Path source = work.resolve("mixed-source");
+        Path replica = work.resolve("mixed-replica");
+        Path secret = secret();
+        String control = endpoint();
+        assertEquals(0, cli("produce", "--dir", source.toString(), "--count", "1", "--type", "mixed"));
+        serve(source, control, secret);
+        follow(replica, control, endpoint(), secret, "mixed");
+        assertEquals(0, cli("produce", "--dir", source.toString(), "--count", "299999", "--type", "mixed"));
+        awaitEnd(replica, 300_000, 120);
+        stopAll();
+        assertCopy(source, replica, 300_000, "mixed");
+    }
+
+    @Test
     void killedReplicasAndSourcesResumeWithoutAGapOrADuplicate() throws Exception {
         Path source = work.resolve("source");
         Path replica = work.resolve("replica");
@@ -142,6 +157,11 @@ class ReplicationProcessTest {
     }
 
     private void assertCopy(Path source, Path replica, long count) throws IOException {
+        assertCopy(source, replica, count, "marketdata");
+    }
+
+    /** The replica's files equal the source's, and {@code check --type type} accepts the replica. */
+    private void assertCopy(Path source, Path replica, long count, String type) throws IOException {
         String[] names = segmentNames(source);
         assertArrayEquals(names, segmentNames(replica));
         for (String name : names) {
@@ -149,7 +169,7 @@ class ReplicationProcessTest {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = QueueCli.run(new String[] {"check", "--dir", replica.toString()},
+        int exit = QueueCli.run(new String[] {"check", "--dir", replica.toString(), "--type", type},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String report = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, report);
@@ -179,8 +199,12 @@ class ReplicationProcessTest {
     }
 
     private Process follow(Path replica, String control, String endpoint, Path secret) throws IOException {
+        return follow(replica, control, endpoint, secret, "marketdata");
+    }
+
+    private Process follow(Path replica, String control, String endpoint, Path secret, String type) throws IOException {
         return start("follow", "replicate", "follow", "--dir", replica.toString(), "--source", control,
-                "--endpoint", endpoint, "--secret-file", secret.toString(), "--type", "marketdata");
+                "--endpoint", endpoint, "--secret-file", secret.toString(), "--type", type);
     }
 
     private Process start(String log, String... args) throws IOException {
