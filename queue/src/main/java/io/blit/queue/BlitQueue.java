@@ -13,32 +13,23 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A persisted, multi-producer, multi-consumer queue of messages in a directory of memory-mapped segment
- * files (format: {@code docs/queue-design.md}). Messages are either the field blocks of one trivially
- * copyable class ({@link #open(Path, Class)}), copied with Blit, or raw byte payloads ({@link #openRaw(Path)}).
- *
- * <pre>{@code
- * try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
- *     Appender<MarketData> appender = queue.appender();   // one per writing thread
- *     long index = appender.append(md);
- *     Tailer<MarketData> tailer = queue.tailer();          // one per reading thread
- *     while (tailer.readNext(into)) { ... }
- *     NamedTailer<MarketData> risk = queue.tailer("risk"); // resumes after its last commit()
- * }
- * }</pre>
+ * A persisted, multi-producer, multi-consumer queue of messages in a directory of memory-mapped segment files
+ * (format: {@code docs/queue-design.md}): the field blocks of trivially copyable classes, copied with Blit, of one class
+ * ({@link #open(Path, Class)}) or of several types in one order ({@link #open(Path, MessageTypes)}), or raw byte
+ * payloads ({@link #openRaw(Path)}). {@code queue.appender().append(md)}; {@code queue.tailer().readNext(into)} or
+ * {@code .read(handler)}; {@code queue.tailer("risk")} resumes after its last commit.
  *
  * <h2>Contracts</h2>
  * Opening validates every segment file's header ({@link QueueCorruptedException} names file and offset). Every
  * message gets a unique, contiguous index and is visible to tailers whole or not at all (release store of its header
- * word, acquire load). Files of another layout are read as {@link Options#layoutPolicy} says, or refused with a
- * {@link LayoutMismatchException}; appenders write only into files of their class's layout. This object is
- * thread-safe; {@link Appender}s, {@link Tailer}s and {@link NamedTailer}s belong to the thread that first uses
+ * word, acquire load). Each type stored under another layout is read as {@link Options#layoutPolicy} says, or refused
+ * with a {@link LayoutMismatchException}; an appender of other layouts continues the queue in a new file. This object
+ * is thread-safe; {@link Appender}s, {@link Tailer}s and {@link NamedTailer}s belong to the thread that first uses
  * them. Old files go only by {@link #deleteFilesBefore}, {@link #applyRetention} or a {@link RetentionPolicy}, and no
- * tailer skips a deleted message silently ({@link MessagesDeletedException}). Named consumers ({@link #tailer(String)},
- * {@link #consumers()}) are delivered at least once across crashes. The whole list, with the format and every
- * option's measured costs: {@code docs/queue.md} and {@code docs/queue-design.md}.
+ * tailer skips a deleted message silently ({@link MessagesDeletedException}). Named consumers are delivered at least
+ * once across crashes. The whole list, with every option's measured costs: {@code docs/queue.md}.
  *
- * @param <T> the message class, or {@link Void} for a raw queue
+ * @param <T> the message class, a common supertype of the message types, or {@link Void} for a raw queue
  */
 public final class BlitQueue<T> implements AutoCloseable {
     /**
@@ -69,9 +60,13 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @param privateFiles    whether every file this queue object creates is {@code rw-------} and every directory it
      *                        creates {@code rwx------}, whatever the umask (default false; existing files keep their
      *                        modes; ignored without POSIX permissions: docs/queue.md, "File modes")
+     * @param readOnly        whether this queue object only reads (default false): it creates, writes, deletes and
+     *                        maps writable nothing, so it works on a read-only mount or files it may only read; it has
+     *                        no appenders or named consumers, applies no retention, and steps over a record CLAIMED by
+     *                        a dead process after the abandon grace instead of marking it (docs/queue.md, "Read-only")
      */
     public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
-                          RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles) {
+                          RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles, boolean readOnly) {
         /**
          * @throws IllegalArgumentException if the segment size is not a multiple of 4096 from
          *                                  {@link SegmentHeader#MIN_SEGMENT_SIZE} (12 KiB) to
@@ -96,37 +91,42 @@ public final class BlitQueue<T> implements AutoCloseable {
          */
         public static Options defaults() {
             return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE,
-                    RetentionPolicy.keepAll(), true, false);
+                    RetentionPolicy.keepAll(), true, false, false);
         }
 
         /** These options with another segment size (for a new queue). */
         public Options segmentSize(long bytes) {
-            return new Options(bytes, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles);
+            return new Options(bytes, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly);
         }
 
         /** These options with another grace period before a tailer checks whether a claimer died. */
         public Options abandonGrace(Duration grace) {
-            return new Options(segmentSize, grace, layoutPolicy, retention, prepareNextFile, privateFiles);
+            return new Options(segmentSize, grace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly);
         }
 
         /** These options with another policy for reading files written under another layout. */
         public Options layoutPolicy(LayoutPolicy policy) {
-            return new Options(segmentSize, abandonGrace, policy, retention, prepareNextFile, privateFiles);
+            return new Options(segmentSize, abandonGrace, policy, retention, prepareNextFile, privateFiles, readOnly);
         }
 
         /** These options with another retention policy (applied by appenders when they roll). */
         public Options retention(RetentionPolicy policy) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, policy, prepareNextFile, privateFiles);
+            return new Options(segmentSize, abandonGrace, layoutPolicy, policy, prepareNextFile, privateFiles, readOnly);
         }
 
         /** These options with the background preparation of the next file turned on or off. */
         public Options prepareNextFile(boolean prepare) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepare, privateFiles);
+            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepare, privateFiles, readOnly);
+        }
+
+        /** These options with read-only opening ({@link #readOnly()}) turned on or off. */
+        public Options readOnly(boolean onlyRead) {
+            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, onlyRead);
         }
 
         /** These options with owner-only files and directories ({@link #privateFiles()}) turned on or off. */
         public Options privateFiles(boolean ownerOnly) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, ownerOnly);
+            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, ownerOnly, readOnly);
         }
     }
 
@@ -305,6 +305,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @throws java.io.UncheckedIOException if the file system refuses a deletion (the older files are deleted)
      */
     public List<Path> deleteFilesBefore(long index) {
+        files.requireWritable("delete files");
         return Retention.deleteBefore(dir, index);
     }
 
@@ -315,6 +316,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @return the files this call deleted, oldest first
      */
     public List<Path> applyRetention() {
+        files.requireWritable("apply retention");
         return Retention.apply(dir, retention, System.currentTimeMillis() * 1_000_000L);
     }
 

@@ -22,7 +22,7 @@ final class Consumers {
     /** Every named consumer of {@code queue}, in the order they were created. */
     static List<ConsumerPosition> list(BlitQueue<?> queue) {
         try (Arena arena = Arena.ofConfined()) {
-            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena);
+            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena, queue.files().readOnly());
             if (slots == null) {
                 return List.of();
             }
@@ -47,6 +47,7 @@ final class Consumers {
      * @return false if there is no such consumer
      */
     static boolean remove(BlitQueue<?> queue, String name) {
+        queue.files().requireWritable("remove a consumer");
         byte[] bytes = ConsumerSlots.encodeName(Objects.requireNonNull(name, "name"));
         try (Arena arena = Arena.ofConfined()) {
             ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena);

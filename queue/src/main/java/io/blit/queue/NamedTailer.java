@@ -147,6 +147,7 @@ public final class NamedTailer<T> implements AutoCloseable {
      * after its committed index ({@link NamedTailerClaim}).
      */
     static <T> NamedTailer<T> open(BlitQueue<T> queue, String name, Options options) {
+        queue.files().requireWritable("open named consumer " + name + " (its commits write the positions file)");
         return new NamedTailer<>(queue, name, options, NamedTailerClaim.claim(queue, name, options));
     }
 

@@ -36,6 +36,8 @@ final class RecordWalker {
     private long watchedWord;
     private long watchedIndex = -1;
     private long watchedSince;
+    /** Records CLAIMED by a dead process that a read-only walk stepped over (it may not mark them ABANDONED). */
+    long deadClaimsSkipped;
 
     RecordWalker(SegmentDirectory<?> files, long abandonGraceNanos) {
         this.files = files;
@@ -238,6 +240,11 @@ final class RecordWalker {
         long pid = RecordHeader.pid(word);
         if (pid == ownPid || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
             return false;
+        }
+        if (files.readOnly()) { // may not mark it: step over it as over an ABANDONED record, the file unchanged
+            cursor.skip(cursor.file().checkedLength(word, cursor.position()));
+            deadClaimsSkipped++;
+            return true;
         }
         RecordProtocol.abandonDead(cursor.segment(), cursor.position(), word);
         return true;

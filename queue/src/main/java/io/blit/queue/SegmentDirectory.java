@@ -46,6 +46,8 @@ final class SegmentDirectory<T> implements AutoCloseable {
     private final boolean privateFiles;
     /** How long {@link #continueInOwnTypes} waits for the first record of an empty file of other types. */
     private final long abandonGraceNanos;
+    /** Opened read-only ({@link BlitQueue.Options#readOnly()}): nothing is created, written, deleted or mapped writable. */
+    private final boolean readOnly;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
@@ -58,13 +60,23 @@ final class SegmentDirectory<T> implements AutoCloseable {
         this.layoutPolicy = options.layoutPolicy();
         this.privateFiles = options.privateFiles();
         this.abandonGraceNanos = options.abandonGrace().toNanos();
-        try {
-            FileModes.createDirectories(dir, privateFiles);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create queue directory " + dir, e);
+        this.readOnly = options.readOnly();
+        if (readOnly) {
+            if (!java.nio.file.Files.isDirectory(dir)) {
+                throw QueueErrors.noQueue(dir, "no such directory");
+            }
+        } else {
+            try {
+                FileModes.createDirectories(dir, privateFiles);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create queue directory " + dir, e);
+            }
+            SegmentFiles.deleteStaleTemporaries(dir);
         }
-        SegmentFiles.deleteStaleTemporaries(dir);
         long[] firsts = SegmentFiles.list(dir);
+        if (readOnly && firsts.length == 0) {
+            throw QueueErrors.noQueue(dir, "no segment file");
+        }
         List<FileType> mine = types == null ? List.of() : types.fileTypes();
         if (firsts.length == 0) {
             String source = ReplicaMarker.sourceOf(dir);
@@ -88,7 +100,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
                 throw QueueErrors.messageTooLarge(type.descriptor().length(), segmentSize, maxPayload());
             }
         }
-        this.preparer = new SegmentPreparer(dir, segmentSize, writeTypes, privateFiles);
+        this.preparer = readOnly ? null : new SegmentPreparer(dir, segmentSize, writeTypes, privateFiles);
         this.prepareNextFile = options.prepareNextFile();
     }
 
@@ -183,7 +195,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
      */
     MappedSegment mapForReading(long first, long wanted) {
         try {
-            return new MappedSegment(file(first));
+            return new MappedSegment(file(first), readOnly);
         } catch (UncheckedIOException e) {
             throw Retention.deletedOr(e, dir, wanted);
         }
@@ -204,6 +216,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
      *                                 opened raw and the newest file's types changed since it was opened
      */
     void continueInOwnTypes() {
+        requireWritable("append");
         long[] firsts = firsts();
         SegmentHeader.Info newest = file(firsts[firsts.length - 1]);
         for (int attempt = 0; !takesAppends(newest); attempt++) {
@@ -251,7 +264,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
      * options turned preparation off.
      */
     void prepareFile(long firstIndex) {
-        if (prepareNextFile) {
+        if (prepareNextFile && preparer != null) {
             preparer.request(firstIndex);
         }
     }
@@ -261,15 +274,31 @@ final class SegmentDirectory<T> implements AutoCloseable {
      * file's first index is known only at the roll), unless the options turned preparation off.
      */
     void prepareBlankFile() {
-        if (prepareNextFile) {
+        if (prepareNextFile && preparer != null) {
             preparer.requestBlank();
+        }
+    }
+
+    /** Whether the queue was opened read-only ({@link BlitQueue.Options#readOnly()}). */
+    boolean readOnly() {
+        return readOnly;
+    }
+
+    /**
+     * @throws IllegalStateException naming {@code what} if the queue was opened read-only
+     */
+    void requireWritable(String what) {
+        if (readOnly) {
+            throw QueueErrors.readOnly(dir, what);
         }
     }
 
     /** Stops the background preparation and deletes what it left. */
     @Override
     public void close() {
-        preparer.close();
+        if (preparer != null) {
+            preparer.close();
+        }
     }
 
     private SegmentHeader.Info check(SegmentHeader.Info info) {

@@ -49,7 +49,7 @@ final class CheckCommand implements Callable<Integer> {
     private <T> int check(MessageType<T> type) {
         QueueFiles.existingQueue(dir);
         QueueFiles.requireMessageClass(dir, type.type());
-        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type());
+        try (BlitQueue<T> queue = BlitQueue.open(dir, type.type(), QueueFiles.READ_ONLY);
              Tailer<T> tailer = queue.tailer()) {
             T message = type.factory().get();
             long expected = 0;

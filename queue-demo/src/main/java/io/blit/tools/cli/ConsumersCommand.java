@@ -36,7 +36,7 @@ final class ConsumersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         QueueFiles.existingQueue(dir);
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir)) {
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY)) {
             for (ConsumerPosition consumer : queue.consumers()) {
                 out.println(line(consumer));
             }

@@ -39,7 +39,7 @@ final class DumpCommand implements Callable<Integer> {
     public Integer call() {
         QueueFiles.existingQueue(dir);
         boolean damaged = false;
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Arena arena = Arena.ofConfined()) {
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY); Arena arena = Arena.ofConfined()) {
             long[] firsts = queue.fileFirstIndices();
             out.println("# queue " + dir + ": " + describeTypes(queue.fileHeader(firsts[firsts.length - 1])));
             long capacity = 1 << 16;

@@ -44,7 +44,7 @@ final class MixedStream {
      */
     static int check(Path dir, PrintStream out) {
         Delivery delivery = new Delivery();
-        try (BlitQueue<Object> queue = BlitQueue.open(dir, TYPES); Tailer<Object> tailer = queue.tailer()) {
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, TYPES, QueueFiles.READ_ONLY); Tailer<Object> tailer = queue.tailer()) {
             if (tailer.index() != 0) {
                 out.println("check failed: the queue starts at index " + tailer.index() + ", not 0");
                 return QueueCli.CHECK_FAILED;

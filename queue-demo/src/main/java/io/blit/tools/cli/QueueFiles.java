@@ -15,6 +15,12 @@ import java.util.List;
 
 /** What the reading commands share: finding a queue, checking its message class, printing fields. Stateless. */
 final class QueueFiles {
+    /**
+     * How the reading commands open a queue: read-only, so that they work on a read-only mount or files they may only
+     * read, and change nothing (a record claimed by a dead writer is stepped over, not marked).
+     */
+    static final BlitQueue.Options READ_ONLY = BlitQueue.Options.defaults().readOnly(true);
+
     private QueueFiles() {
     }
 
@@ -48,7 +54,7 @@ final class QueueFiles {
      * @throws BadInputException naming both classes
      */
     static void requireMessageClass(Path dir, Class<?> type) {
-        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir)) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
             String types = newestTypes(raw);
             if (types.startsWith("message types ")) {
                 throw new BadInputException("queue " + dir + " holds " + types + ", not only " + type.getName()
@@ -68,7 +74,7 @@ final class QueueFiles {
      * @throws BadInputException naming what the queue holds
      */
     static void requireMixedTypes(Path dir) {
-        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir)) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
             String types = newestTypes(raw);
             if (!types.startsWith("message types 1=MarketData(") || !types.contains(", 2=BookUpdate(")) {
                 throw new BadInputException("queue " + dir + " holds " + types + ", not the mixed stream's types "

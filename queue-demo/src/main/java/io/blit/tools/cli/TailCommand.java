@@ -94,7 +94,8 @@ final class TailCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--count must be >= 0");
         }
         QueueFiles.existingQueue(dir);
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Arena arena = Arena.ofConfined()) {
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir,
+                consumer == null ? QueueFiles.READ_ONLY : BlitQueue.Options.defaults()); Arena arena = Arena.ofConfined()) {
             if (consumer != null) {
                 try (NamedTailer<Void> named = named(queue)) {
                     print(Reader.of(named, out), arena);

@@ -83,14 +83,21 @@ public final class ConsumerFile {
      * @throws UncheckedIOException    if the file system fails
      */
     public static ConsumerSlots mapExisting(Path dir, Arena arena) {
+        return mapExisting(dir, arena, false);
+    }
+
+    /** As {@link #mapExisting(Path, Arena)}; with {@code readOnly}, opened for reading and mapped read-only. */
+    public static ConsumerSlots mapExisting(Path dir, Arena arena, boolean readOnly) {
         Path file = path(dir);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = readOnly ? FileChannel.open(file, StandardOpenOption.READ)
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = channel.size();
             if (size < HEADER_LENGTH) {
                 throw corrupt(file, size, "truncated: the file is " + size + " bytes, shorter than its "
                         + HEADER_LENGTH + "-byte header");
             }
-            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            MemorySegment mapped = channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE,
+                    0, size, arena);
             return new ConsumerSlots(file, mapped, validate(file, mapped, size));
         } catch (NoSuchFileException absent) {
             return null;

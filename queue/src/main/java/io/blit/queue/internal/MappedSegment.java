@@ -20,11 +20,16 @@ public final class MappedSegment implements AutoCloseable {
     private final long size;
 
     public MappedSegment(SegmentHeader.Info info) {
+        this(info, false);
+    }
+
+    /** Maps the file of {@code info} in a new arena of the caller's thread; read-only if {@code readOnly}. */
+    public MappedSegment(SegmentHeader.Info info, boolean readOnly) {
         this.info = info;
         this.size = info.segmentSize();
         this.arena = Arena.ofConfined();
         try {
-            this.segment = SegmentFiles.map(info, arena);
+            this.segment = SegmentFiles.map(info, arena, readOnly);
         } catch (RuntimeException e) {
             arena.close();
             throw e;

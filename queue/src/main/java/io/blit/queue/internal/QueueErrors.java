@@ -173,6 +173,16 @@ public final class QueueErrors {
         return new IllegalArgumentException(type.getName() + " is not one of this queue's message types " + types);
     }
 
+    public static IllegalStateException readOnly(Path dir, String what) {
+        return new IllegalStateException("queue " + dir + " is opened read-only: cannot " + what
+                + " (open it without Options.readOnly to write)");
+    }
+
+    public static IllegalStateException noQueue(Path dir, String why) {
+        return new IllegalStateException("no queue to open read-only in " + dir + ": " + why
+                + " (a read-only queue creates nothing)");
+    }
+
     public static IllegalArgumentException otherMessageType(long index, int typeId, Class<?> stored, Class<?> into) {
         return new IllegalArgumentException("message " + index + " is a " + stored.getName() + " (type " + typeId
                 + "), not a " + into.getName() + "; read a queue of several types with read(MessageHandler)");

@@ -306,8 +306,18 @@ public final class SegmentFiles {
 
     /** Maps the whole file read-write into {@code arena}. */
     public static MemorySegment map(SegmentHeader.Info info, Arena arena) {
-        try (FileChannel channel = FileChannel.open(info.file(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            return channel.map(FileChannel.MapMode.READ_WRITE, 0, info.segmentSize(), arena);
+        return map(info, arena, false);
+    }
+
+    /**
+     * As {@link #map(SegmentHeader.Info, Arena)}; with {@code readOnly}, the file is opened for reading only and
+     * mapped {@code READ_ONLY} (a read-only mount, a file the process may only read): any write to the segment throws.
+     */
+    public static MemorySegment map(SegmentHeader.Info info, Arena arena, boolean readOnly) {
+        try (FileChannel channel = readOnly ? FileChannel.open(info.file(), StandardOpenOption.READ)
+                : FileChannel.open(info.file(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0,
+                    info.segmentSize(), arena);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map queue file " + info.file(), e);
         }
