@@ -121,8 +121,11 @@ public final class SegmentFiles {
     }
 
     /**
-     * Creates the file of {@code firstIndex} complete, unless it exists; then validates and returns
-     * the header of the file now under that name (this creator's or the race winner's).
+     * Creates the file of {@code firstIndex} complete and zero-filled, unless it exists; then validates and returns
+     * the header of the file now under that name (this creator's or the race winner's). Zero-filled, every block of the
+     * file is allocated before its first record is written, so a full file system fails here, with an
+     * {@link UncheckedIOException} naming the file and the reason ("No space left on device"), and never later in a
+     * write to the mapping (a fault the JVM reports as an {@code InternalError}).
      */
     public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize,
                                                     LayoutDescriptor descriptor) {
@@ -138,8 +141,8 @@ public final class SegmentFiles {
     /** As {@link #createIfAbsent(Path, long, long, LayoutDescriptor)}, for a file recording the type table {@code types}. */
     public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize, List<FileType> types,
                                                     boolean privateFiles) {
-        if (!Files.exists(path(dir, firstIndex))) {
-            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, types, false, privateFiles));
+        if (!Files.exists(path(dir, firstIndex))) { // zero-filled: every block held before a record is written
+            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, types, true, privateFiles));
         }
         return readHeader(dir, firstIndex);
     }
@@ -259,8 +262,8 @@ public final class SegmentFiles {
             }
             done = true;
             return tmp;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create queue file " + named, e);
+        } catch (IOException e) { // "No space left on device" among them: said in the message, nothing left behind
+            throw new UncheckedIOException("cannot create queue file " + named + ": " + e.getMessage(), e);
         } finally {
             if (!done) {
                 deleteQuietly(tmp);
