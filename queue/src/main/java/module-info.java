@@ -1,12 +1,13 @@
 /**
  * Blit's persisted queue: {@link io.blit.queue.BlitQueue}, a multi-producer, multi-consumer queue of
  * trivially copyable messages in a directory of memory-mapped segment files, with its
- * {@link io.blit.queue.Appender}s and {@link io.blit.queue.Tailer}s. Depends on Blit core and nothing else.
+ * {@link io.blit.queue.Appender}s and {@link io.blit.queue.Tailer}s. Depends on Blit core and the JDK only.
  *
  * <p>{@code io.blit.queue.internal} (file formats and the record protocol) is not exported.
  */
 module io.blit.queue {
     requires transitive io.blit.core;
+    requires java.management; // QueueMXBean, on request (BlitQueue.registerMBean): the JDK's JMX, no dependency
 
     exports io.blit.queue;
 }

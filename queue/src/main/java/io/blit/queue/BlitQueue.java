@@ -32,10 +32,7 @@ import java.util.Objects;
  * @param <T> the message class, a common supertype of the message types, or {@link Void} for a raw queue
  */
 public final class BlitQueue<T> implements AutoCloseable {
-    /**
-     * Default size of a segment file: 64 MiB, small enough for many short-lived queues (each appending queue also
-     * prepares its next file); 256 MiB or more sustains higher rates ({@link Options#segmentSize}).
-     */
+    /** Default size of a segment file, 64 MiB; 256 MiB or more sustains higher rates ({@link Options#segmentSize}). */
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
 
     private final Path dir;
@@ -44,6 +41,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final RetentionPolicy retention;
     /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
+    private final QueueMonitor monitor = new QueueMonitor(this);
 
     /**
      * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
@@ -60,10 +58,8 @@ public final class BlitQueue<T> implements AutoCloseable {
      * @param privateFiles    whether every file this queue object creates is {@code rw-------} and every directory it
      *                        creates {@code rwx------}, whatever the umask (default false; existing files keep their
      *                        modes; ignored without POSIX permissions: docs/queue.md, "File modes")
-     * @param readOnly        whether this queue object only reads (default false): it creates, writes, deletes and
-     *                        maps writable nothing, so it works on a read-only mount or files it may only read; it has
-     *                        no appenders or named consumers, applies no retention, and steps over a record CLAIMED by
-     *                        a dead process after the abandon grace instead of marking it (docs/queue.md, "Read-only")
+     * @param readOnly        whether this queue object only reads (default false): it creates, writes and deletes nothing
+     *                        and has no appenders or named consumers, for read-only mounts (docs/queue.md, "Read-only")
      */
     public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
                           RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles, boolean readOnly) {
@@ -144,14 +140,10 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Opens (creating the directory and first file if needed) the queue of {@code type} messages in {@code dir}.
+     * Opens the queue of {@code type} messages in {@code dir}: {@link #open(Path, MessageTypes, Options)} of
+     * {@link MessageTypes#single}{@code (type)}, whose type id is 0.
      *
      * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
-     * @throws LayoutMismatchException  if the queue holds raw bytes, or a file was written with a layout that
-     *                                  {@link Options#layoutPolicy} cannot read (STRICT: any other layout;
-     *                                  TRANSLATE: a field of another type)
-     * @throws QueueCorruptedException  if a segment file's header is invalid
-     * @throws UncheckedIOException     if the file system fails
      */
     public static <T> BlitQueue<T> open(Path dir, Class<T> type, Options options) {
         return open(dir, MessageTypes.single(Objects.requireNonNull(type, "type")), options);
@@ -163,12 +155,14 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Opens (creating the directory and first file if needed) the queue of the message types {@code types} in
-     * {@code dir}: every record carries its type; files record each type's id and layout ({@link MessageTypes}).
+     * Opens (creating the directory and first file if needed, unless read-only) the queue of the message types
+     * {@code types} in {@code dir}: every record carries its type; files record each type's id and layout.
      *
-     * @throws LayoutMismatchException as {@link #open(Path, Class, Options)}, for each type a file stores under an id
-     *                                  of {@code types}
+     * @throws LayoutMismatchException if a file holds raw bytes, or stores a type of {@code types} in a layout
+     *                                  {@link Options#layoutPolicy} cannot read (STRICT: any other; TRANSLATE: a field
+     *                                  of another type)
      * @throws QueueCorruptedException  if a segment file's header is invalid
+     * @throws UncheckedIOException     if the file system fails ("No space left on device" creating the first file)
      */
     public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types, Options options) {
         return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(types, "types"),
@@ -237,12 +231,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         return register(Tailer.atIndex(this, index));
     }
 
-    /**
-     * Opens the named consumer {@code name} with {@link NamedTailer.Options#defaults()}: a new name starts at the first
-     * message; commits are explicit.
-     *
-     * @see #tailer(String, NamedTailer.Options)
-     */
+    /** {@link #tailer(String, NamedTailer.Options)} with the defaults: a new name starts at the first message. */
     public NamedTailer<T> tailer(String name) {
         return tailer(name, NamedTailer.Options.defaults());
     }
@@ -268,19 +257,14 @@ public final class BlitQueue<T> implements AutoCloseable {
         }
     }
 
-    /**
-     * The queue's named consumers as stored now, in the order they were created (none: an empty list, no file made).
-     *
-     * @throws QueueCorruptedException if the positions file is invalid
-     */
+    /** The named consumers as stored now, oldest first (none: empty); an invalid positions file: QueueCorruptedException. */
     public List<ConsumerPosition> consumers() {
         return Consumers.list(this);
     }
 
     /**
-     * Forgets the named consumer {@code name}: it no longer holds files back, and opening the name starts it anew.
+     * Forgets the named consumer {@code name} (it holds no file back; opening the name starts it anew); false if none.
      *
-     * @return false if there is no such consumer
      * @throws ConsumerHeldException    if a live process holds it
      * @throws IllegalArgumentException if {@code name} is not a valid consumer name
      */
@@ -345,6 +329,20 @@ public final class BlitQueue<T> implements AutoCloseable {
         return FileHeaders.describe(header);
     }
 
+    /** The queue's figures now ({@link QueueStats}); reads only; the rate is measured between samples of this object. */
+    public QueueStats stats() {
+        return monitor.sample();
+    }
+
+    /**
+     * Registers this queue's {@link QueueMXBean} (idempotent; {@link #close()} unregisters it).
+     *
+     * @throws IllegalStateException if another MBean has its name (the same directory open twice in this JVM)
+     */
+    public javax.management.ObjectName registerMBean() {
+        return monitor.register();
+    }
+
     /** The queue directory. */
     public Path directory() {
         return dir;
@@ -375,6 +373,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
+        monitor.unregister();
         cursors.refuseMore();
         files.close();
         cursors.closeEach();

@@ -57,6 +57,7 @@ public final class QueueCli implements Callable<Integer> {
                 .addSubcommand(new ProduceCommand(out))
                 .addSubcommand(new TailCommand(out))
                 .addSubcommand(new ConsumersCommand(out))
+                .addSubcommand(new StatsCommand(out))
                 .addSubcommand(new DumpCommand(out))
                 .addSubcommand(new CheckCommand(out))
                 .addSubcommand(new DemoCommand(out, err))

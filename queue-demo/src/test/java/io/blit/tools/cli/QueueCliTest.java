@@ -258,7 +258,7 @@ class QueueCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"produce", "tail", "consumers", "dump", "check", "demo", "bench"})
+    @ValueSource(strings = {"produce", "tail", "consumers", "stats", "dump", "check", "demo", "bench"})
     void everySubcommandHasHelp(String command) {
         Result help = run(command, "--help");
         assertEquals(0, help.code());
@@ -270,7 +270,7 @@ class QueueCliTest {
     void topLevelHelpListsTheCommands() {
         Result help = run("--help");
         assertEquals(0, help.code());
-        for (String command : List.of("produce", "tail", "consumers", "dump", "check", "demo", "bench")) {
+        for (String command : List.of("produce", "tail", "consumers", "stats", "dump", "check", "demo", "bench")) {
             assertTrue(help.out().contains("  " + command + " "), command);
         }
     }
