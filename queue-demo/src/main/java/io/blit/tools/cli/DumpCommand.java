@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print every record using only the stored layout.",
                 "",
-                "Prints every record of the queue in D (index=I type=NAME, then name=value for every field) "
+                "Prints every record of the queue in D (or those from --from to --to, indices included) "
+                        + "(index=I type=NAME, then name=value for every field) "
                         + "decoding the raw payloads with nothing but the layout each file header stores for the "
                         + "record's type (field names, types and offsets; native byte order), so it needs no message "
                         + "class. A raw queue (no descriptor) is printed as hex. Damage the queue's API exposes is flagged: a payload whose "
@@ -31,6 +32,12 @@ final class DumpCommand implements Callable<Integer> {
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
     private Path dir;
 
+    @Option(names = "--from", paramLabel = "INDEX", description = "the first index to print (default: the queue's first)")
+    private Long from;
+
+    @Option(names = "--to", paramLabel = "INDEX", description = "the last index to print, included (default: the end)")
+    private Long to;
+
     DumpCommand(PrintStream out) {
         this.out = out;
     }
@@ -46,9 +53,12 @@ final class DumpCommand implements Callable<Integer> {
             MemorySegment buffer = arena.allocate(capacity, 8);
             StringBuilder line = new StringBuilder(512);
             long records = 0;
-            try (Tailer<Void> tailer = queue.tailer()) {
+            if (from != null && to != null && to < from) {
+                throw new BadInputException("--to " + to + " is before --from " + from);
+            }
+            try (Tailer<Void> tailer = from == null ? queue.tailer() : tailerFrom(queue, from)) {
                 long expected = tailer.index();
-                while (true) {
+                while (to == null || tailer.index() <= to) {
                     long length;
                     try {
                         length = tailer.readNextBytes(buffer);
@@ -62,6 +72,9 @@ final class DumpCommand implements Callable<Integer> {
                         break;
                     }
                     long index = tailer.index() - 1;
+                    if (to != null && index > to) {
+                        break; // abandoned records skipped up to a message after --to
+                    }
                     QueueFiles.reportGap(out, expected, index);
                     expected = index + 1;
                     records++;
@@ -72,6 +85,14 @@ final class DumpCommand implements Callable<Integer> {
             out.println("# " + records + " records" + (damaged ? ", some DAMAGED" : ""));
         }
         return damaged ? QueueCli.CHECK_FAILED : QueueCli.OK;
+    }
+
+    private static Tailer<Void> tailerFrom(BlitQueue<Void> queue, long index) {
+        try {
+            return queue.tailerFrom(index);
+        } catch (IllegalArgumentException | io.blit.queue.MessagesDeletedException e) {
+            throw new BadInputException("--from " + index + ": " + CliSupport.oneLine(e.getMessage()));
+        }
     }
 
     /** The newest file's types: {@code MarketData, fingerprint F, 144-byte blocks, fields [...]} or a type table. */

@@ -83,6 +83,27 @@ final class QueueFiles {
         }
     }
 
+    /** The type names (simple class names) and type ids, as text, of the newest file of {@code queue}. */
+    static java.util.Set<String> typeNamesOf(BlitQueue<?> queue) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)=(\\w+)\\(")
+                .matcher(io.blit.queue.TypeLayouts.ofNewestFile(queue).toString());
+        while (m.find()) {
+            names.add(m.group(1));
+            names.add(m.group(2));
+        }
+        return names;
+    }
+
+    /** Whether a record of stored layout {@code layout} and type id {@code typeId} is of type {@code nameOrId}. */
+    static boolean isType(LayoutDescriptor layout, int typeId, String nameOrId) {
+        if (layout == null) {
+            return false;
+        }
+        String name = layout.className();
+        return name.substring(name.lastIndexOf('.') + 1).equals(nameOrId) || Integer.toString(typeId).equals(nameOrId);
+    }
+
     /** What the newest file holds, as its header's description says: "messages C", "message types ..." or raw. */
     private static String newestTypes(BlitQueue<Void> raw) {
         long[] firsts = raw.fileFirstIndices();

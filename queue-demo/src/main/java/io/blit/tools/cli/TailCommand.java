@@ -61,6 +61,11 @@ final class TailCommand implements Callable<Integer> {
             + "(until --count messages were printed, or forever)"})
     private boolean follow;
 
+    @Option(names = "--type", paramLabel = "NAME|ID", description = {"print only messages of this type: its class's "
+            + "simple name as the files record it (BookUpdate) or its type id; must be a type of the queue's newest "
+            + "file. With --consumer, the messages of other types are committed too (read, not printed)"})
+    private String type;
+
     TailCommand(PrintStream out) {
         this.out = out;
     }
@@ -96,6 +101,10 @@ final class TailCommand implements Callable<Integer> {
         QueueFiles.existingQueue(dir);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir,
                 consumer == null ? QueueFiles.READ_ONLY : BlitQueue.Options.defaults()); Arena arena = Arena.ofConfined()) {
+            if (type != null && !QueueFiles.typeNamesOf(queue).contains(type)) {
+                throw new BadInputException("--type " + type + ": the queue's newest file holds no such type (it holds "
+                        + io.blit.queue.TypeLayouts.ofNewestFile(queue) + ")");
+            }
             if (consumer != null) {
                 try (NamedTailer<Void> named = named(queue)) {
                     print(Reader.of(named, out), arena);
@@ -117,6 +126,9 @@ final class TailCommand implements Callable<Integer> {
         /** The stored layout of the last record's type, or null for a raw payload. */
         LayoutDescriptor layout();
 
+        /** The type id of the last record, or -1 for a raw payload. */
+        int typeId();
+
         /** The index of the next message. */
         long index();
 
@@ -134,6 +146,10 @@ final class TailCommand implements Callable<Integer> {
 
                 public LayoutDescriptor layout() {
                     return tailer.lastTypeLayout();
+                }
+
+                public int typeId() {
+                    return tailer.lastTypeId();
                 }
 
                 public long index() {
@@ -157,6 +173,10 @@ final class TailCommand implements Callable<Integer> {
 
                 public LayoutDescriptor layout() {
                     return named.lastTypeLayout();
+                }
+
+                public int typeId() {
+                    return named.lastTypeId();
                 }
 
                 public long index() {
@@ -227,9 +247,15 @@ final class TailCommand implements Callable<Integer> {
                 continue;
             }
             long index = reader.lastRead();
+            LayoutDescriptor layout = reader.layout();
+            if (type != null && !QueueFiles.isType(layout, reader.typeId(), type)) {
+                expected = index + 1;
+                reader.printed(); // a named consumer has read it: committed, not printed
+                continue;
+            }
             QueueFiles.reportGap(out, expected, index);
             expected = index + 1;
-            RecordLine.append(line, index, reader.layout(), buffer, length);
+            RecordLine.append(line, index, layout, buffer, length);
             out.println(line);
             reader.printed();
             printed++;

@@ -70,4 +70,24 @@ class MixedStreamCliTest {
         assertEquals(2, mixed.code());
         assertTrue(mixed.err().contains("not the mixed stream's types"), mixed.err());
     }
+
+    @Test
+    void tailFiltersByTypeAndDumpPrintsAnIndexRange() {
+        assertEquals(0, run("produce", "--dir", dir(), "--count", "30", "--type", "mixed").code());
+        QueueCliTest.Result books = run("tail", "--dir", dir(), "--type", "BookUpdate", "--count", "3");
+        assertEquals(0, books.code(), books.err());
+        assertEquals(List.of("index=2", "index=5", "index=8"), books.lines().stream().map(l -> l.split(" ")[0]).toList());
+        QueueCliTest.Result byId = run("tail", "--dir", dir(), "--type", "2", "--from", "20");
+        assertEquals(List.of("index=20", "index=23", "index=26", "index=29"),
+                byId.lines().stream().map(l -> l.split(" ")[0]).toList());
+        QueueCliTest.Result unknown = run("tail", "--dir", dir(), "--type", "Quote");
+        assertEquals(2, unknown.code());
+        assertTrue(unknown.err().contains("--type Quote: the queue's newest file holds no such type"), unknown.err());
+        QueueCliTest.Result range = run("dump", "--dir", dir(), "--from", "10", "--to", "12");
+        assertEquals(0, range.code(), range.err());
+        assertEquals(List.of("index=10", "index=11", "index=12"), range.lines().stream()
+                .filter(l -> l.startsWith("index=")).map(l -> l.split(" ")[0]).toList());
+        assertEquals(2, run("dump", "--dir", dir(), "--from", "99").code(), "beyond the end");
+        assertEquals(2, run("dump", "--dir", dir(), "--from", "5", "--to", "4").code());
+    }
 }
