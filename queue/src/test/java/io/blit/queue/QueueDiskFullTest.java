@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
+import io.blit.layout.testkit.Tmpfs;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,21 +27,20 @@ class QueueDiskFullTest {
 
     @TempDir
     Path work;
-    private Path mount;
+    private Tmpfs tmpfs;
 
     @AfterEach
     void unmount() throws Exception {
-        if (mount != null) {
-            run("umount", mount.toString());
+        if (tmpfs != null) {
+            tmpfs.close();
         }
     }
 
     @Test
     void aFullFileSystemIsAClearErrorAtAFileCreationAndAppendsResumeWhenThereIsRoom() throws Exception {
-        Path point = Files.createDirectory(work.resolve("small"));
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", point.toString()) == 0,
-                "mounting a tmpfs needs privileges this machine does not give");
-        mount = point;
+        tmpfs = Tmpfs.mount(work, "small", "6m");
+        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
+        Path point = tmpfs.path();
         Path dir = point.resolve("q");
         BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(SEGMENT);
         long appended = 0;
@@ -75,7 +71,7 @@ class QueueDiskFullTest {
         assertTrue(appended > 10_000, "appended " + appended + " before the file system was full");
         assertReadsBack(dir, appended);
 
-        assertEquals(0, run("mount", "-o", "remount,size=32m", point.toString()));
+        tmpfs.remount("size=32m");
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, options);
              Appender<MarketData> appender = queue.appender()) {
             MarketData md = new MarketData();
@@ -100,9 +96,4 @@ class QueueDiskFullTest {
         }
     }
 
-    private static int run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(List.of(command)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
-    }
 }

@@ -1,12 +1,12 @@
 package io.blit.queue;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.blit.layout.testkit.Tmpfs;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.SegmentFiles;
@@ -39,26 +39,25 @@ class ReadOnlyMountTest {
 
     @TempDir
     Path work;
-    private Path mount;
+    private Tmpfs tmpfs;
 
     @AfterEach
     void unmount() throws Exception {
-        if (mount != null) {
-            run("umount", mount.toString());
+        if (tmpfs != null) {
+            tmpfs.close();
         }
     }
 
     @Test
     void aReadOnlyQueueReadsEverythingOnAReadOnlyMountAndChangesNothing() throws Exception {
-        Path point = Files.createDirectory(work.resolve("mnt"));
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", point.toString()) == 0,
-                "mounting a tmpfs needs privileges this machine does not give");
-        mount = point;
+        tmpfs = Tmpfs.mount(work, "mnt", "16m");
+        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
+        Path point = tmpfs.path();
         Path dir = point.resolve("q");
         BlitQueue.Options small = BlitQueue.Options.defaults().segmentSize(64 << 10).prepareNextFile(false);
         long deadIndex = writeQueueWithADeadClaim(dir, small);
         Map<String, String> before = state(dir);
-        assertEquals(0, run("mount", "-o", "remount,ro", point.toString()));
+        tmpfs.remount("ro");
         assertThrows(IOException.class, () -> Files.createFile(point.resolve("probe")), "the mount is read-only");
 
         BlitQueue.Options readOnly = small.readOnly(true).abandonGrace(Duration.ofMillis(50));
@@ -166,9 +165,4 @@ class ReadOnlyMountTest {
         return state;
     }
 
-    private static int run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(List.of(command)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
-    }
 }

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.blit.layout.testkit.Tmpfs;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,21 +30,20 @@ class ReplicaDiskFullTest {
     Path source;
     @TempDir
     Path work;
-    private Path mount;
+    private Tmpfs tmpfs;
 
     @AfterEach
     void unmount() throws Exception {
-        if (mount != null) {
-            run("umount", mount.toString());
+        if (tmpfs != null) {
+            tmpfs.close();
         }
     }
 
     @Test
     void aFullFileSystemStopsTheReplicaCleanlyAndARestartWithSpaceResumes() throws Exception {
-        Path point = Files.createDirectory(work.resolve("small"));
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", point.toString()) == 0,
-                "mounting a tmpfs needs privileges this machine does not give");
-        mount = point;
+        tmpfs = Tmpfs.mount(work, "small", "8m");
+        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
+        Path point = tmpfs.path();
         Path replica = point.resolve("replica");
         String control = Ports.loopback();
         String endpoint = Ports.loopback();
@@ -73,7 +70,7 @@ class ReplicaDiskFullTest {
             assertTrue(held > 0 && held < MESSAGES, "the replica held " + held + " of " + MESSAGES + " when it filled up");
             assertReadsBack(replica, held);
 
-            assertEquals(0, run("mount", "-o", "remount,size=64m", point.toString()));
+            tmpfs.remount("size=64m");
             try (Replica follower = Replica.start(replica, ReplicaOptions.of(control, endpoint, ReplicationTest.SECRET))) {
                 follower.awaitIndex(MESSAGES, Duration.ofSeconds(60));
             }
@@ -94,9 +91,4 @@ class ReplicaDiskFullTest {
         }
     }
 
-    private static int run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(List.of(command)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
-    }
 }

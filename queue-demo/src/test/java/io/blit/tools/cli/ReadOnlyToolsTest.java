@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.blit.layout.testkit.Tmpfs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,27 +23,26 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadOnlyToolsTest {
     @TempDir
     Path work;
-    private Path mount;
+    private Tmpfs tmpfs;
 
     @AfterEach
     void unmount() throws Exception {
-        if (mount != null) {
-            exec("umount", mount.toString());
+        if (tmpfs != null) {
+            tmpfs.close();
         }
     }
 
     @Test
     void theReadingCommandsWorkOnAReadOnlyMount() throws Exception {
-        Path point = Files.createDirectory(work.resolve("mnt"));
-        assumeTrue(exec("mount", "-t", "tmpfs", "-o", "size=160m", "tmpfs", point.toString()) == 0,
-                "mounting a tmpfs needs privileges this machine does not give");
-        mount = point;
+        tmpfs = Tmpfs.mount(work, "mnt", "160m");
+        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
+        Path point = tmpfs.path();
         String dir = point.resolve("q").toString();
         assertEquals(0, run("produce", "--dir", dir, "--count", "3000", "--type", "mixed")
                 .code(), "produce");
         assertEquals(0, run("tail", "--dir", dir, "--consumer", "risk", "--count", "10").code());
         Map<String, Long> before = sizes(Path.of(dir));
-        assertEquals(0, exec("mount", "-o", "remount,ro", point.toString()));
+        tmpfs.remount("ro");
 
         QueueCliTest.Result check = run("check", "--dir", dir, "--type", "mixed");
         assertEquals(0, check.code(), check.out() + check.err());
@@ -71,9 +69,4 @@ class ReadOnlyToolsTest {
         return sizes;
     }
 
-    private static int exec(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(List.of(command)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
-    }
 }
