@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.blit.layout.testkit.Tmpfs;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An appender whose file system fills up (a tmpfs of 6 MiB mounted for the test, files of 4 MiB, so that the first file
@@ -25,22 +23,12 @@ class QueueDiskFullTest {
     /** Larger than half the file system: the first file and a prepared next one cannot both hold their space. */
     private static final long SEGMENT = 4 << 20;
 
-    @TempDir
-    Path work;
-    private Tmpfs tmpfs;
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (tmpfs != null) {
-            tmpfs.close();
-        }
-    }
+    @RegisterExtension
+    final Tmpfs tmpfs = Tmpfs.sized("6m");
 
     @Test
     void aFullFileSystemIsAClearErrorAtAFileCreationAndAppendsResumeWhenThereIsRoom() throws Exception {
-        tmpfs = Tmpfs.mount(work, "small", "6m");
-        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
-        Path point = tmpfs.path();
+        Path point = tmpfs.mount(); // skips the test without the privilege to mount
         Path dir = point.resolve("q");
         BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(SEGMENT);
         long appended = 0;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.blit.layout.testkit.Tmpfs;
 import io.blit.queue.internal.MappedSegment;
@@ -22,8 +21,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,20 +38,12 @@ class ReadOnlyMountTest {
 
     @TempDir
     Path work;
-    private Tmpfs tmpfs;
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (tmpfs != null) {
-            tmpfs.close();
-        }
-    }
+    @RegisterExtension
+    final Tmpfs tmpfs = Tmpfs.sized("16m");
 
     @Test
     void aReadOnlyQueueReadsEverythingOnAReadOnlyMountAndChangesNothing() throws Exception {
-        tmpfs = Tmpfs.mount(work, "mnt", "16m");
-        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
-        Path point = tmpfs.path();
+        Path point = tmpfs.mount(); // skips the test without the privilege to mount
         Path dir = point.resolve("q");
         BlitQueue.Options small = BlitQueue.Options.defaults().segmentSize(64 << 10).prepareNextFile(false);
         long deadIndex = writeQueueWithADeadClaim(dir, small);

@@ -3,7 +3,6 @@ package io.blit.replication;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.blit.layout.testkit.Tmpfs;
 import io.blit.queue.Appender;
@@ -13,8 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,22 +27,12 @@ class ReplicaDiskFullTest {
 
     @TempDir
     Path source;
-    @TempDir
-    Path work;
-    private Tmpfs tmpfs;
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (tmpfs != null) {
-            tmpfs.close();
-        }
-    }
+    @RegisterExtension
+    final Tmpfs tmpfs = Tmpfs.sized("8m");
 
     @Test
     void aFullFileSystemStopsTheReplicaCleanlyAndARestartWithSpaceResumes() throws Exception {
-        tmpfs = Tmpfs.mount(work, "small", "8m");
-        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
-        Path point = tmpfs.path();
+        Path point = tmpfs.mount(); // skips the test without the privilege to mount
         Path replica = point.resolve("replica");
         String control = Ports.loopback();
         String endpoint = Ports.loopback();

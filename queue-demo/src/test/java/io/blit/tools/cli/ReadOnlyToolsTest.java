@@ -3,7 +3,6 @@ package io.blit.tools.cli;
 import static io.blit.tools.cli.QueueCliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.blit.layout.testkit.Tmpfs;
 import java.io.IOException;
@@ -12,31 +11,20 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code check}, {@code dump}, {@code tail} and {@code consumers} on a queue copied to a read-only mount (a tmpfs
  * remounted {@code ro}): each works and changes nothing. Needs the privilege to mount; skipped without it.
  */
 class ReadOnlyToolsTest {
-    @TempDir
-    Path work;
-    private Tmpfs tmpfs;
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (tmpfs != null) {
-            tmpfs.close();
-        }
-    }
+    @RegisterExtension
+    final Tmpfs tmpfs = Tmpfs.sized("160m");
 
     @Test
     void theReadingCommandsWorkOnAReadOnlyMount() throws Exception {
-        tmpfs = Tmpfs.mount(work, "mnt", "160m");
-        assumeTrue(tmpfs != null, "mounting a tmpfs needs privileges this machine does not give");
-        Path point = tmpfs.path();
+        Path point = tmpfs.mount(); // skips the test without the privilege to mount
         String dir = point.resolve("q").toString();
         assertEquals(0, run("produce", "--dir", dir, "--count", "3000", "--type", "mixed")
                 .code(), "produce");
