@@ -44,6 +44,13 @@ final class SegmentDirectory<T> implements AutoCloseable {
     private final SegmentPreparer preparer;
     private final boolean prepareNextFile;
     private final boolean privateFiles;
+    /**
+     * How many files {@link #continueInOwnTypes} ends before it gives up. An appender of the old layouts may fill the
+     * file being ended, and roll into its prepared next one, before the walk to its end reaches the free word: with
+     * 64 KiB files and a producer in a tight loop that happened 8 times in a row (the race test); each attempt ends
+     * a file unless outrun again, so a thousand bound a livelock, never an ordinary take-over.
+     */
+    private static final int MAX_TAKE_OVER_ATTEMPTS = 1_000;
     /** How long {@link #continueInOwnTypes} waits for the first record of an empty file of other types. */
     private final long abandonGraceNanos;
     /** Opened read-only ({@link BlitQueue.Options#readOnly()}): nothing is created, written, deleted or mapped writable. */
@@ -220,7 +227,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
         long[] firsts = firsts();
         SegmentHeader.Info newest = file(firsts[firsts.length - 1]);
         for (int attempt = 0; !takesAppends(newest); attempt++) {
-            if (attempt == 8 || types == null) { // a raw queue writes the table it found; it changes no file's
+            if (attempt == MAX_TAKE_OVER_ATTEMPTS || types == null) { // a raw queue writes the table it found
                 throw QueueErrors.queueContinuesInOtherLayouts(newest.file(), FileType.describe(newest.types()),
                         FileType.describe(writeTypes));
             }
