@@ -92,6 +92,15 @@ public final class TypeLayouts {
         }
     }
 
+    /** The class name recorded for each type id, in ascending id order (empty: raw payloads). */
+    public java.util.SortedMap<Integer, String> classNames() {
+        java.util.SortedMap<Integer, String> names = new java.util.TreeMap<>();
+        for (FileType type : types) {
+            names.put(type.typeId(), type.descriptor().className());
+        }
+        return java.util.Collections.unmodifiableSortedMap(names);
+    }
+
     /** Whether no type is recorded (raw payloads). */
     public boolean raw() {
         return types.isEmpty();

@@ -3,6 +3,9 @@ package io.blit.tools.cli;
 import io.blit.layout.FieldDescriptor;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.TypeLayouts;
+import io.blit.tools.messages.BookUpdate;
+import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -11,7 +14,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** What the reading commands share: finding a queue, checking its message class, printing fields. Stateless. */
 final class QueueFiles {
@@ -55,14 +61,14 @@ final class QueueFiles {
      */
     static void requireMessageClass(Path dir, Class<?> type) {
         try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
-            String types = newestTypes(raw);
-            if (types.startsWith("message types ")) {
-                throw new BadInputException("queue " + dir + " holds " + types + ", not only " + type.getName()
-                        + " messages (--type mixed reads MarketData 1 and BookUpdate 2)");
+            TypeLayouts types = TypeLayouts.ofNewestFile(raw);
+            Map<Integer, String> names = types.classNames();
+            if (names.size() > 1 || (names.size() == 1 && !names.containsKey(0))) {
+                throw new BadInputException("queue " + dir + " holds message types " + types + ", not only "
+                        + type.getName() + " messages (--type mixed reads MarketData 1 and BookUpdate 2)");
             }
-            LayoutDescriptor stored = raw.descriptor();
-            if (stored != null && !stored.className().equals(type.getName())) {
-                throw new BadInputException("queue " + dir + " holds " + stored.className() + " messages, not "
+            if (names.size() == 1 && !names.get(0).equals(type.getName())) {
+                throw new BadInputException("queue " + dir + " holds " + names.get(0) + " messages, not "
                         + type.getName() + " (--type selects the message class)");
             }
         }
@@ -75,23 +81,21 @@ final class QueueFiles {
      */
     static void requireMixedTypes(Path dir) {
         try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
-            String types = newestTypes(raw);
-            if (!types.startsWith("message types 1=MarketData(") || !types.contains(", 2=BookUpdate(")) {
-                throw new BadInputException("queue " + dir + " holds " + types + ", not the mixed stream's types "
-                        + "1=MarketData, 2=BookUpdate");
+            TypeLayouts types = TypeLayouts.ofNewestFile(raw);
+            if (!types.classNames().equals(Map.of(1, MarketData.class.getName(), 2, BookUpdate.class.getName()))) {
+                throw new BadInputException("queue " + dir + " holds " + (types.raw() ? "" : "message types ") + types
+                        + ", not the mixed stream's types 1=MarketData, 2=BookUpdate");
             }
         }
     }
 
-    /** The type names (simple class names) and type ids, as text, of the newest file of {@code queue}. */
-    static java.util.Set<String> typeNamesOf(BlitQueue<?> queue) {
-        java.util.Set<String> names = new java.util.HashSet<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)=(\\w+)\\(")
-                .matcher(io.blit.queue.TypeLayouts.ofNewestFile(queue).toString());
-        while (m.find()) {
-            names.add(m.group(1));
-            names.add(m.group(2));
-        }
+    /** The type ids, as text, and the simple class names of the types of the newest file of {@code queue}. */
+    static Set<String> typeNamesOf(BlitQueue<?> queue) {
+        Set<String> names = new HashSet<>();
+        TypeLayouts.ofNewestFile(queue).classNames().forEach((id, className) -> {
+            names.add(Integer.toString(id));
+            names.add(className.substring(className.lastIndexOf('.') + 1));
+        });
         return names;
     }
 
@@ -102,15 +106,6 @@ final class QueueFiles {
         }
         String name = layout.className();
         return name.substring(name.lastIndexOf('.') + 1).equals(nameOrId) || Integer.toString(typeId).equals(nameOrId);
-    }
-
-    /** What the newest file holds, as its header's description says: "messages C", "message types ..." or raw. */
-    private static String newestTypes(BlitQueue<Void> raw) {
-        long[] firsts = raw.fileFirstIndices();
-        String header = BlitQueue.describeFileHeader(raw.fileHeader(firsts[firsts.length - 1]));
-        int at = Math.max(header.indexOf(", messages "), Math.max(header.indexOf(", message types "),
-                header.indexOf(", raw payloads")));
-        return at < 0 ? header : header.substring(at + 2);
     }
 
     /** The public fields of {@code type} in the order of the stored layout (offset order). */
