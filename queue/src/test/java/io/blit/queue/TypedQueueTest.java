@@ -208,6 +208,37 @@ class TypedQueueTest {
     }
 
     @Test
+    void aRecordOfATypeSlotItsFileDoesNotDeclareIsReportedCorruptByEveryReadAndNeverRead() throws Exception {
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, TWO, QueueRoundTripTest.SMALL);
+             Appender<Object> appender = queue.appender()) {
+            appender.append(message(0));
+        }
+        long position; // a committed record of type slot 5 after message 0, as a damaged or hostile file holds it
+        io.blit.queue.internal.SegmentHeader.Info info = SegmentFiles.readHeader(dir, 0);
+        try (io.blit.queue.internal.MappedSegment file = new io.blit.queue.internal.MappedSegment(info)) {
+            position = io.blit.queue.internal.SegmentHeader.RECORDS_START + 152;
+            long word = io.blit.queue.internal.RecordHeader.committed(
+                    io.blit.queue.internal.RecordHeader.claimed(1, 5, 144));
+            io.blit.queue.internal.RecordHeader.storeRelease(file.segment(), position, word);
+        }
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, TWO, QueueRoundTripTest.SMALL);
+             Tailer<Object> byHandler = queue.tailerFrom(1); Tailer<Object> byClass = queue.tailerFrom(1);
+             Tailer<Object> bytes = queue.tailerFrom(1)) {
+            List<Exception> failures = List.of(
+                    assertThrows(QueueCorruptedException.class, () -> byHandler.read((index, message) -> { })),
+                    assertThrows(QueueCorruptedException.class, () -> byClass.readNext(new MarketData())),
+                    assertThrows(QueueCorruptedException.class,
+                            () -> bytes.readNextBytes(MemorySegment.ofArray(new byte[256]))));
+            for (Exception failure : failures) {
+                assertTrue(failure.getMessage().contains("record of type slot 5 in a file of 2 type(s)")
+                        && failure.getMessage().contains("at byte " + position), failure.getMessage());
+            }
+            assertEquals(1, byHandler.index(), "the record is not stepped over");
+            assertEquals(0, byHandler.unknownRecords(), "nor counted as a type the reader does not know");
+        }
+    }
+
+    @Test
     void misuseIsRefusedClearly() {
         IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
                 () -> MessageTypes.builder(Object.class).add(1, MarketData.class).add(1, Quote.class));
