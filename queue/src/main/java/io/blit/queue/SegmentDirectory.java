@@ -256,7 +256,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
     }
 
     /** Whether this queue's appenders may write into the file of {@code info} (validated here). */
-    boolean takesAppends(SegmentHeader.Info info) {
+    private boolean takesAppends(SegmentHeader.Info info) {
         return table(info).writable();
     }
 

@@ -2,7 +2,6 @@ package io.blit.queue.internal;
 
 import io.blit.core.IncompatibleLayoutException;
 import io.blit.layout.CorruptDescriptorException;
-import io.blit.layout.LayoutComparison;
 import io.blit.queue.ConsumerHeldException;
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.MessagesDeletedException;
@@ -132,33 +131,16 @@ public final class QueueErrors {
 
     // ---- layouts
 
-    public static LayoutMismatchException layoutMismatch(Path file, LayoutComparison comparison) {
-        return new LayoutMismatchException("queue file " + file + ": " + comparison.report());
-    }
-
-    public static LayoutMismatchException layoutMismatch(Path file, IncompatibleLayoutException cause) {
+    /** Message type {@code typeId} of {@code file} is stored in a layout the queue's policy cannot read. */
+    public static LayoutMismatchException typeLayoutMismatch(Path file, int typeId, IncompatibleLayoutException cause) {
         String report = cause.comparison().report();
-        String message = "queue file " + file + ": " + cause.getMessage();
+        String message = "message type " + typeId + ": queue file " + file + ": " + cause.getMessage();
         if (!cause.getMessage().contains(report)) {
             message += "\nall differences: " + report;
         }
         LayoutMismatchException mismatch = new LayoutMismatchException(message);
         mismatch.initCause(cause);
         return mismatch;
-    }
-
-    public static LayoutMismatchException foreignLayoutAppend(Path file, LayoutComparison comparison) {
-        return new LayoutMismatchException("cannot append " + comparison.reader().className() + " to queue file " + file
-                + ": its records are in another layout, and one file holds one layout (a tailer could not tell the records"
-                + " apart); append with a class of the file's layout, or to a new queue. " + comparison.report());
-    }
-
-    public static LayoutMismatchException typeLayoutMismatch(Path file, int typeId, IncompatibleLayoutException cause) {
-        LayoutMismatchException mismatch = layoutMismatch(file, cause);
-        LayoutMismatchException named = new LayoutMismatchException("message type " + typeId + ": "
-                + mismatch.getMessage());
-        named.initCause(cause);
-        return named;
     }
 
     /** An appender meets, at a roll, a file another appender started with other message layouts (a rolling deploy). */
@@ -202,10 +184,6 @@ public final class QueueErrors {
                 + " type(s)");
     }
 
-    public static LayoutMismatchException typedFileOpenedRaw(Path file, String className) {
-        return new LayoutMismatchException("queue file " + file + " holds " + className
-                + " messages, but the queue was opened as raw bytes");
-    }
 
     public static LayoutMismatchException rawFileOpenedTyped(Path file, String className) {
         return new LayoutMismatchException("queue file " + file + " holds raw bytes, not " + className + " messages");
