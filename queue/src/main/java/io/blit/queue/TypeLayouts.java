@@ -43,25 +43,10 @@ public final class TypeLayouts {
 
     /** The encoding: type count u32, then per type in ascending id order: id u32, descriptor length u32, descriptor. */
     public byte[] encode() {
-        byte[] table = SegmentHeader.encodeTypes(SegmentHeader.MIN_SEGMENT_SIZE, 0, 0, 0, types);
-        int headerLength = MemorySegment.ofArray(table).get(INT, SegmentHeader.HEADER_LENGTH_OFFSET);
-        boolean formatOne = MemorySegment.ofArray(table).get(INT, SegmentHeader.VERSION_OFFSET) == 1;
-        byte[] encoded;
-        if (formatOne) { // re-encode a one-type table of id 0 the way format 2 would store it
-            int length = types.isEmpty() ? 0 : types.getFirst().descriptor().encodedSize();
-            encoded = new byte[4 + (types.isEmpty() ? 0 : 8 + length)];
-            MemorySegment s = MemorySegment.ofArray(encoded);
-            s.set(INT, 0, types.size());
-            if (!types.isEmpty()) {
-                s.set(INT, 4, 0);
-                s.set(INT, 8, length);
-                types.getFirst().descriptor().encodeTo(s, 12);
-            }
-            return encoded;
-        }
-        encoded = new byte[4 + headerLength - SegmentHeader.DESCRIPTOR_OFFSET];
+        byte[] table = SegmentHeader.typeTable(types);
+        byte[] encoded = new byte[4 + table.length];
         MemorySegment.ofArray(encoded).set(INT, 0, types.size());
-        System.arraycopy(table, SegmentHeader.DESCRIPTOR_OFFSET, encoded, 4, encoded.length - 4);
+        System.arraycopy(table, 0, encoded, 4, table.length);
         return encoded;
     }
 

@@ -239,6 +239,19 @@ class TypedQueueTest {
     }
 
     @Test
+    void aTypeTableEncodedForTheWireLeavesTheFormatOfFilesOfOneClassAlone() {
+        io.blit.layout.LayoutDescriptor layout = new MarketData().layout().descriptor();
+        byte[] wire = TypeLayouts.of(layout).encode(); // format 2's table: the id and length before the descriptor
+        assertEquals(java.util.Map.of(0, MarketData.class.getName()), TypeLayouts.decode(wire).classNames());
+        assertEquals(4 + 8 + layout.encodedSize(), wire.length);
+        io.blit.queue.internal.SegmentHeader.Info header = io.blit.queue.internal.SegmentHeader.decode(
+                java.nio.file.Path.of("segment-00000000000000000000.blitq"),
+                io.blit.queue.internal.SegmentHeader.encode(1 << 16, 0, 1, 2, layout), 1 << 16, 0);
+        assertEquals(1, header.version(), "a file of one class of id 0 is still format 1");
+        assertEquals(layout, header.descriptor());
+    }
+
+    @Test
     void misuseIsRefusedClearly() {
         IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
                 () -> MessageTypes.builder(Object.class).add(1, MarketData.class).add(1, Quote.class));

@@ -121,6 +121,15 @@ public final class SegmentHeader {
         }
     }
 
+    /**
+     * The format-2 type table of {@code types} (per type: id, descriptor length, descriptor), the bytes a header holds
+     * from {@link #DESCRIPTOR_OFFSET}; a copy the caller may keep.
+     */
+    public static byte[] typeTable(List<FileType> types) {
+        FileType.checkTable(types);
+        return tableBytes(types, false).clone();
+    }
+
     /** Whether a header recording {@code types} fits the header area (see {@link #encodeTypes}). */
     public static boolean fits(List<FileType> types) {
         return DESCRIPTOR_OFFSET + tableBytes(types, FileType.formatOneCanHold(types)).length + 4 <= HEADER_AREA;
@@ -178,8 +187,9 @@ public final class SegmentHeader {
      * are forgotten): encoding a descriptor converts every name to UTF-8, which cost a roll of a queue of two types
      * ~300 KB of garbage when it was done for every new file.
      */
-    private static byte[] tableBytes(List<FileType> types, boolean formatOne) {
-        byte[] known = TABLES.get(types);
+    static byte[] tableBytes(List<FileType> types, boolean formatOne) {
+        boolean natural = formatOne == FileType.formatOneCanHold(types); // the format a header of them is written in
+        byte[] known = natural ? TABLES.get(types) : null;
         if (known != null) {
             return known;
         }
@@ -196,10 +206,12 @@ public final class SegmentHeader {
             out.writeBytes(descriptor);
         }
         byte[] table = out.toByteArray();
-        if (TABLES.size() >= 64) {
-            TABLES.clear();
+        if (natural) { // the cache holds each table in the format its headers use, and nothing else
+            if (TABLES.size() >= 64) {
+                TABLES.clear();
+            }
+            TABLES.put(List.copyOf(types), table);
         }
-        TABLES.put(List.copyOf(types), table);
         return table;
     }
 
