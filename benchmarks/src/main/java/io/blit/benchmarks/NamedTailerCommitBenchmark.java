@@ -2,6 +2,7 @@ package io.blit.benchmarks;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
@@ -60,7 +61,7 @@ public class NamedTailerCommitBenchmark {
     @Setup
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("blit-commit-bench");
-        queue = BlitQueue.open(dir, MarketData.class, BlitQueue.Options.defaults().segmentSize(1 << 20));
+        queue = BlitQueue.open(dir, MarketData.class, QueueOptions.defaults().segmentSize(1 << 20));
         try (Appender<MarketData> appender = queue.appender()) {
             appender.append(new MarketData().fillFor(0, 0));
         }

@@ -2,14 +2,18 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.TriviallyCopyable;
+import io.blit.queue.internal.CachedEpochClock;
 import io.blit.queue.internal.FileType;
 import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.Pretouch;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.TimeRolls;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,8 +42,6 @@ import java.util.Objects;
  * @param <T> the message class ({@link Void} for a raw queue)
  */
 public final class Appender<T> implements AutoCloseable {
-    /** The page size {@link #pretouch} steps by (4 KiB: x86-64 and aarch64 Linux base pages; larger pages only skip). */
-    private static final long PAGE = 4096;
     private final BlitQueue<T> queue;
     private final SegmentDirectory<T> files;
     private final long pid = ProcessHandle.current().pid();
@@ -49,11 +51,21 @@ public final class Appender<T> implements AutoCloseable {
 
     /** The queue's types, or null for a raw queue: each type's record length and CLAIMED word are computed once. */
     private final MessageTypes<T> types;
+    /** Where each record's time comes from, and the roll period by time (0: none). */
+    private final QueueClock clock;
+    private final long rollPeriodNanos;
+    /** When the current file's period ends (rolls by time): the next append at or after it starts a new file. */
+    private long rollAt = Long.MAX_VALUE;
 
     Appender(BlitQueue<T> queue) {
         this.queue = queue;
         this.files = queue.files();
         this.types = files.types();
+        this.clock = files.clock();
+        this.rollPeriodNanos = files.rollEveryNanos();
+        if (clock instanceof CachedEpochClock cached) {
+            cached.acquire();
+        }
     }
 
     /**
@@ -119,13 +131,15 @@ public final class Appender<T> implements AutoCloseable {
      * (closed, first append, roll, records claimed by others).
      */
     private long appendInPlace(TriviallyCopyable block, long claimWord, long recordLength) {
+        long now = clock.epochNanos();
         // Read before the claim: its CAS orders all memory, so C2 would load them again after it, in front of the copy.
         MemorySegment segment = cursor.segment();
         long payload = cursor.payloadPosition();
-        if (!RecordProtocol.tryClaimInPlace(cursor, claimWord, recordLength)) {
+        if (now >= rollAt || !RecordProtocol.tryClaimInPlace(cursor, claimWord, recordLength)) {
             return -1;
         }
         long index = cursor.index();
+        segment.set(ValueLayout.JAVA_LONG, payload - RecordHeader.TIME_LENGTH, now);
         block.writeTo(segment, payload);
         RecordProtocol.commit(cursor, claimWord);
         return index;
@@ -141,7 +155,7 @@ public final class Appender<T> implements AutoCloseable {
         @SuppressWarnings("unchecked")
         BlockCopier<Object> copier = (BlockCopier<Object>) type.copier();
         long word = type.claimWord();
-        long index = claim(word);
+        long index = claim(word, clock.epochNanos());
         if (filler != null) {
             filler.fill(message, index);
         }
@@ -213,8 +227,8 @@ public final class Appender<T> implements AutoCloseable {
         if (size > files.maxPayload()) {
             throw QueueErrors.messageTooLarge(size, files.segmentSize(), files.maxPayload());
         }
-        long word = RecordHeader.claimed(pid, slot, (int) size);
-        long index = claim(word);
+        long word = RecordHeader.claimed(pid, slot, (int) size + RecordHeader.TIME_LENGTH);
+        long index = claim(word, clock.epochNanos());
         MemorySegment.copy(payload, 0, cursor.segment(), cursor.payloadPosition(), size);
         RecordProtocol.commit(cursor, word);
         return index;
@@ -245,14 +259,7 @@ public final class Appender<T> implements AutoCloseable {
         }
         try {
             ensureMapped();
-            MappedSegment file = cursor.file();
-            long from = cursor.position();
-            long end = from + Math.min(bytes, file.size() - from);
-            for (long page = from & -PAGE; page < end; page += PAGE) {
-                RecordHeader.compareAndExchange(file.segment(), Math.max(page, from), 0L, 0L);
-            }
-            file.surfacePendingFault();
-            return end - from;
+            return Pretouch.forWriting(cursor.file(), cursor.position(), bytes);
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
@@ -272,23 +279,35 @@ public final class Appender<T> implements AutoCloseable {
         if (!closed) {
             cursor.close();
             closed = true;
+            if (clock instanceof CachedEpochClock cached) {
+                cached.release();
+            }
             queue.unregister(this);
         }
     }
 
     /**
      * Claims a record at the tail with {@code word} (this process's CLAIMED word for its length) with
-     * {@link RecordProtocol#claim}, mapping the newest file first if none is and rolling to the next file while the
-     * current one is full.
+     * {@link RecordProtocol#claim}, mapping the newest file first if none is, ending the current file if its period is
+     * over at {@code now} (rolls by time), and rolling to the next file while the current one is full; then stores
+     * {@code now} as the record's time.
      *
      * @return the claimed record's index; the cursor holds the claim
      */
-    private long claim(long word) {
+    private long claim(long word, long now) {
         ensureMapped();
+        if (now >= rollAt) {
+            if (cursor.ordinal() == 0 && RecordHeader.loadAcquire(cursor.segment(), cursor.position()) == 0) {
+                rollAt = TimeRolls.boundaryAfter(now, rollPeriodNanos); // an empty file: it starts in this period
+            } else {
+                roll(RecordProtocol.endFile(cursor, pid));
+            }
+        }
         long paddingWord = RecordHeader.padding(pid);
         while (!RecordProtocol.claim(cursor, word, paddingWord)) {
-            roll();
+            roll(cursor.index());
         }
+        cursor.segment().set(ValueLayout.JAVA_LONG, cursor.payloadPosition() - RecordHeader.TIME_LENGTH, now);
         return cursor.index();
     }
 
@@ -300,9 +319,8 @@ public final class Appender<T> implements AutoCloseable {
         }
     }
 
-    /** Moves to the next file, whose first index follows this file's last record; creates it if needed. */
-    private void roll() {
-        long next = cursor.index();
+    /** Moves to the next file, of first index {@code next} (after this file's last record); creates it if needed. */
+    private void roll(long next) {
         cursor.close(); // unmapped first: if creating the next file fails, the next append starts from the newest
         enter(files.mapForAppend(next));
         queue.applyRetention();
@@ -310,12 +328,16 @@ public final class Appender<T> implements AutoCloseable {
 
     private void enter(MappedSegment file) {
         cursor.enter(file);
+        if (rollPeriodNanos != 0) { // the file's period: its first message's, or now's for a file without one yet
+            long first = TimeLookup.firstMessageTime(file);
+            rollAt = TimeRolls.boundaryAfter(first == Long.MIN_VALUE ? clock.epochNanos() : first, rollPeriodNanos);
+        }
         int fixed = files.fixedPayloadLength();
         if (fixed >= 0) {
             // Every record of the queue has this length, so the file holds exactly this many records and the next
             // one's name (its first index) is known now: have it created and its pages brought into the page cache
             // in the background while this file fills (the roll then only links and maps it).
-            long capacity = (file.size() - SegmentHeader.RECORDS_START) / RecordHeader.recordLength(fixed);
+            long capacity = (file.size() - SegmentHeader.RECORDS_START) / RecordHeader.messageRecordLength(fixed);
             files.prepareFile(file.firstIndex() + capacity);
         } else {
             // Records of several lengths: the next file's first index is known only at the roll. A zero-filled blank

@@ -4,11 +4,14 @@ import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.FileHeaders;
 import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.TimeRolls;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -22,7 +25,7 @@ import java.util.Objects;
  * <h2>Contracts</h2>
  * Opening validates every segment file's header ({@link QueueCorruptedException} names file and offset). Every
  * message gets a unique, contiguous index and is visible to tailers whole or not at all (release store of its header
- * word, acquire load). Each type stored under another layout is read as {@link Options#layoutPolicy} says, or refused
+ * word, acquire load). Each type stored under another layout is read as {@link QueueOptions#layoutPolicy} says, or refused
  * with a {@link LayoutMismatchException}; an appender of other layouts continues the queue in a new file. This object
  * is thread-safe; {@link Appender}s, {@link Tailer}s and {@link NamedTailer}s belong to the thread that first uses
  * them. Old files go only by {@link #deleteFilesBefore}, {@link #applyRetention} or a {@link RetentionPolicy}, and no
@@ -32,7 +35,7 @@ import java.util.Objects;
  * @param <T> the message class, a common supertype of the message types, or {@link Void} for a raw queue
  */
 public final class BlitQueue<T> implements AutoCloseable {
-    /** Default size of a segment file, 64 MiB; 256 MiB or more sustains higher rates ({@link Options#segmentSize}). */
+    /** Default size of a segment file, 64 MiB; 256 MiB or more sustains higher rates ({@link QueueOptions#segmentSize}). */
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
 
     private final Path dir;
@@ -43,90 +46,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final OpenCursors cursors;
     private final QueueMonitor monitor = new QueueMonitor(this);
 
-    /**
-     * Options of a queue; immutable. {@code Options.defaults().segmentSize(64 << 10)}.
-     *
-     * @param segmentSize     bytes of each new segment file (an existing queue keeps its own), a multiple of 4096 from
-     *                        12 KiB to 4 GiB (checkpoints hold u32 positions); 256 MiB or more for the highest
-     *                        sustained rates (docs/queue-performance.md)
-     * @param abandonGrace    how long a CLAIMED record may stay so before a tailer checks whether its claimer died
-     * @param layoutPolicy    how tailers read files written under another layout than the message class's
-     * @param retention       which old files appenders of this queue object delete when they roll ({@link RetentionPolicy})
-     * @param prepareNextFile whether an appender of a message-class queue has the next file created and zero-filled in
-     *                        the background (default true; turn it off where no roll may happen in a latency-critical
-     *                        session: docs/queue.md, "Latency-critical use")
-     * @param privateFiles    whether every file this queue object creates is {@code rw-------} and every directory it
-     *                        creates {@code rwx------}, whatever the umask (default false; existing files keep their
-     *                        modes; ignored without POSIX permissions: docs/queue.md, "File modes")
-     * @param readOnly        whether this queue object only reads (default false): it creates, writes and deletes nothing
-     *                        and has no appenders or named consumers, for read-only mounts (docs/queue.md, "Read-only")
-     */
-    public record Options(long segmentSize, Duration abandonGrace, LayoutPolicy layoutPolicy,
-                          RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles, boolean readOnly) {
-        /**
-         * @throws IllegalArgumentException if the segment size is not a multiple of 4096 from
-         *                                  {@link SegmentHeader#MIN_SEGMENT_SIZE} (12 KiB) to
-         *                                  {@link SegmentHeader#MAX_SEGMENT_SIZE} (4 GiB), or the grace is negative
-         * @throws NullPointerException     if the grace or the policy is null
-         */
-        public Options {
-            Objects.requireNonNull(abandonGrace, "abandonGrace");
-            Objects.requireNonNull(layoutPolicy, "layoutPolicy");
-            if (!SegmentHeader.isValidSegmentSize(segmentSize)) {
-                throw QueueErrors.badSegmentSize(segmentSize);
-            }
-            if (abandonGrace.isNegative()) {
-                throw QueueErrors.negativeGrace(abandonGrace);
-            }
-            Objects.requireNonNull(retention, "retention");
-        }
-
-        /**
-         * 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated; every
-         * file kept; the next file prepared in the background; files with the process's default modes.
-         */
-        public static Options defaults() {
-            return new Options(DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE,
-                    RetentionPolicy.keepAll(), true, false, false);
-        }
-
-        /** These options with another segment size (for a new queue). */
-        public Options segmentSize(long bytes) {
-            return new Options(bytes, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly);
-        }
-
-        /** These options with another grace period before a tailer checks whether a claimer died. */
-        public Options abandonGrace(Duration grace) {
-            return new Options(segmentSize, grace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly);
-        }
-
-        /** These options with another policy for reading files written under another layout. */
-        public Options layoutPolicy(LayoutPolicy policy) {
-            return new Options(segmentSize, abandonGrace, policy, retention, prepareNextFile, privateFiles, readOnly);
-        }
-
-        /** These options with another retention policy (applied by appenders when they roll). */
-        public Options retention(RetentionPolicy policy) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, policy, prepareNextFile, privateFiles, readOnly);
-        }
-
-        /** These options with the background preparation of the next file turned on or off. */
-        public Options prepareNextFile(boolean prepare) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepare, privateFiles, readOnly);
-        }
-
-        /** These options with read-only opening ({@link #readOnly()}) turned on or off. */
-        public Options readOnly(boolean onlyRead) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, onlyRead);
-        }
-
-        /** These options with owner-only files and directories ({@link #privateFiles()}) turned on or off. */
-        public Options privateFiles(boolean ownerOnly) {
-            return new Options(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, ownerOnly, readOnly);
-        }
-    }
-
-    private BlitQueue(Path dir, MessageTypes<T> types, Options options) {
+    private BlitQueue(Path dir, MessageTypes<T> types, QueueOptions options) {
         this.dir = dir;
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         this.retention = options.retention();
@@ -136,22 +56,22 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
     public static <T> BlitQueue<T> open(Path dir, Class<T> type) {
-        return open(dir, type, Options.defaults());
+        return open(dir, type, QueueOptions.defaults());
     }
 
     /**
-     * Opens the queue of {@code type} messages in {@code dir}: {@link #open(Path, MessageTypes, Options)} of
+     * Opens the queue of {@code type} messages in {@code dir}: {@link #open(Path, MessageTypes, QueueOptions)} of
      * {@link MessageTypes#single}{@code (type)}, whose type id is 0.
      *
      * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
      */
-    public static <T> BlitQueue<T> open(Path dir, Class<T> type, Options options) {
+    public static <T> BlitQueue<T> open(Path dir, Class<T> type, QueueOptions options) {
         return open(dir, MessageTypes.single(Objects.requireNonNull(type, "type")), options);
     }
 
     /** Opens (creating if needed) the queue of the message types {@code types} in {@code dir}, with default options. */
     public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types) {
-        return open(dir, types, Options.defaults());
+        return open(dir, types, QueueOptions.defaults());
     }
 
     /**
@@ -159,19 +79,19 @@ public final class BlitQueue<T> implements AutoCloseable {
      * {@code types} in {@code dir}: every record carries its type; files record each type's id and layout.
      *
      * @throws LayoutMismatchException if a file holds raw bytes, or stores a type of {@code types} in a layout
-     *                                  {@link Options#layoutPolicy} cannot read (STRICT: any other; TRANSLATE: a field
+     *                                  {@link QueueOptions#layoutPolicy} cannot read (STRICT: any other; TRANSLATE: a field
      *                                  of another type)
      * @throws QueueCorruptedException  if a segment file's header is invalid
      * @throws UncheckedIOException     if the file system fails ("No space left on device" creating the first file)
      */
-    public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types, Options options) {
+    public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types, QueueOptions options) {
         return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(types, "types"),
                 Objects.requireNonNull(options, "options"));
     }
 
     /** Opens (creating if needed) a queue of raw byte payloads, with default options. */
     public static BlitQueue<Void> openRaw(Path dir) {
-        return openRaw(dir, Options.defaults());
+        return openRaw(dir, QueueOptions.defaults());
     }
 
     /**
@@ -180,7 +100,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      *
      * @throws QueueCorruptedException if a segment file's header is invalid
      */
-    public static BlitQueue<Void> openRaw(Path dir, Options options) {
+    public static BlitQueue<Void> openRaw(Path dir, QueueOptions options) {
         return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), null, Objects.requireNonNull(options, "options"));
     }
 
@@ -281,6 +201,27 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
+     * The index of the first message appended at or after {@code time} (each record's time: {@link QueueClock}), or
+     * {@link #endIndex()} if every message so far is older: start a {@link #tailerFrom} there. O(log n) over files and
+     * checkpoints, then at most 4095 records; exact while records' times do not decrease in index order (the
+     * contract and its limits: docs/queue.md, "Time"). Reads only. Instants outside 1677-2262 are clamped.
+     *
+     * @throws QueueCorruptedException if a header or record read is invalid
+     */
+    public long firstIndexAtOrAfter(Instant time) {
+        return TimeLookup.firstIndexAtOrAfter(files, epochNanos(time));
+    }
+
+    /** {@code time} in nanoseconds since the epoch, clamped to the range of a {@code long}. */
+    static long epochNanos(Instant time) {
+        try {
+            return Math.addExact(Math.multiplyExact(time.getEpochSecond(), 1_000_000_000L), time.getNano());
+        } catch (ArithmeticException outOfRange) {
+            return time.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    /**
      * Deletes every segment file all of whose messages have indices below {@code index}, oldest first, never the
      * newest. Safe while appenders and tailers of any process run: a cursor inside a deleted file finishes it; a
      * tailer reaching a deleted file, or {@link #tailerFrom} a deleted index, throws {@link MessagesDeletedException}.
@@ -294,14 +235,14 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * Applies this queue's {@link Options#retention() retention policy} now, as appenders do each time they roll
+     * Applies this queue's {@link QueueOptions#retention() retention policy} now, as appenders do each time they roll
      * to a new file; same guarantees as {@link #deleteFilesBefore(long)}.
      *
      * @return the files this call deleted, oldest first
      */
     public List<Path> applyRetention() {
         files.requireWritable("apply retention");
-        return Retention.apply(dir, retention, System.currentTimeMillis() * 1_000_000L);
+        return Retention.apply(dir, retention, files.clock().epochNanos());
     }
 
     /** The first message indices of the queue's segment files, ascending (the names of the files). */
@@ -327,6 +268,14 @@ public final class BlitQueue<T> implements AutoCloseable {
     /** A file header as {@link #fileHeader} gives it in one line: first index, created, pid, size, class. */
     public static String describeFileHeader(byte[] header) {
         return FileHeaders.describe(header);
+    }
+
+    /**
+     * Bytes a message of {@code payloadBytes} occupies in a segment file appenders write now: its header word, its
+     * time and its payload, rounded up to a multiple of 8 (format 2: docs/queue-design.md). For sizing segment files.
+     */
+    public static long recordBytes(long payloadBytes) {
+        return RecordHeader.messageRecordLength(payloadBytes);
     }
 
     /** The queue's figures now ({@link QueueStats}); reads only; the rate is measured between samples of this object. */

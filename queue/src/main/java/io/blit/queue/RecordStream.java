@@ -226,19 +226,22 @@ public final class RecordStream implements AutoCloseable {
         return RecordHeader.isPadding(word);
     }
 
-    /** For {@link #RECORD}: a view of the payload bytes in the mapped file, valid until the next poll. */
+    /**
+     * For {@link #RECORD}: a view of the record's body in the mapped file (the bytes its header's length field counts:
+     * in format 2 its time, then its payload), valid until the next poll.
+     */
     public MemorySegment payload() {
-        return payloadLength == 0 ? MemorySegment.NULL : cursor.segment().asSlice(cursor.payloadPosition(), payloadLength);
+        return payloadLength == 0 ? MemorySegment.NULL : cursor.segment().asSlice(cursor.bodyPosition(), payloadLength);
     }
 
-    /** For {@link #RECORD}: the payload's length in bytes (0 for padding). */
+    /** For {@link #RECORD}: the length of its body in bytes, as its header's length field states (0 for padding). */
     public int payloadLength() {
         return payloadLength;
     }
 
-    /** For {@link #RECORD}: copies the payload to {@code target} at {@code offset} (no slice allocated). */
+    /** For {@link #RECORD}: copies the body ({@link #payload()}) to {@code target} at {@code offset} (no slice allocated). */
     public void copyPayload(MemorySegment target, long offset) {
-        MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), target, offset, payloadLength);
+        MemorySegment.copy(cursor.segment(), cursor.bodyPosition(), target, offset, payloadLength);
     }
 
     /** For {@link #FILE}: the file's header bytes as stored, up to and including its CRC. */

@@ -63,7 +63,7 @@ public final class ReplicaWriter implements AutoCloseable {
     private boolean padded;
     private long nextIndex = -1;
 
-    /** @param privateFiles whether files are created owner-only ({@link BlitQueue.Options#privateFiles()}) */
+    /** @param privateFiles whether files are created owner-only ({@link QueueOptions#privateFiles()}) */
     private ReplicaWriter(Path dir, boolean privateFiles) {
         this.dir = dir;
         this.blanks = new BlankSegmentPreparer(dir, privateFiles);
@@ -83,7 +83,7 @@ public final class ReplicaWriter implements AutoCloseable {
 
     /**
      * As {@link #open(Path, String)}; with {@code privateFiles} everything this writer creates is readable by its
-     * user only, as {@link BlitQueue.Options#privateFiles()} says: the directory (and its missing parents)
+     * user only, as {@link QueueOptions#privateFiles()} says: the directory (and its missing parents)
      * {@code rwx------}; the {@code replica-of} marker, which each open rewrites, {@code rw-------}; each file it
      * creates and its temporaries {@code rw-------}. Segment files and directories that exist already keep their
      * modes.

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Which old segment files an {@link Appender} deletes each time it rolls to a new file
- * ({@link BlitQueue.Options#retention(RetentionPolicy)}); {@link BlitQueue#applyRetention()} applies it on demand.
+ * ({@link QueueOptions#retention(RetentionPolicy)}); {@link BlitQueue#applyRetention()} applies it on demand.
  *
  * <p>Whatever the policy, only whole files are deleted, oldest first (so the files left are always the
  * newest, contiguous in index), and never the newest file, the one being appended to. Retention does not

@@ -53,21 +53,25 @@ final class SegmentDirectory<T> implements AutoCloseable {
     private static final int MAX_TAKE_OVER_ATTEMPTS = 1_000;
     /** How long {@link #continueInOwnTypes} waits for the first record of an empty file of other types. */
     private final long abandonGraceNanos;
-    /** Opened read-only ({@link BlitQueue.Options#readOnly()}): nothing is created, written, deleted or mapped writable. */
+    /** Opened read-only ({@link QueueOptions#readOnly()}): nothing is created, written, deleted or mapped writable. */
     private final boolean readOnly;
+    private final QueueClock clock;
+    private final long rollEveryNanos;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
      *
      * @param types the queue's types, or null for a raw queue
      */
-    SegmentDirectory(Path dir, MessageTypes<T> types, BlitQueue.Options options) {
+    SegmentDirectory(Path dir, MessageTypes<T> types, QueueOptions options) {
         this.dir = dir;
         this.types = types;
         this.layoutPolicy = options.layoutPolicy();
         this.privateFiles = options.privateFiles();
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         this.readOnly = options.readOnly();
+        this.clock = options.clock();
+        this.rollEveryNanos = options.rollEvery().toNanos();
         if (readOnly) {
             if (!java.nio.file.Files.isDirectory(dir)) {
                 throw QueueErrors.noQueue(dir, "no such directory");
@@ -115,6 +119,16 @@ final class SegmentDirectory<T> implements AutoCloseable {
         return dir;
     }
 
+    /** The clock appenders read records' times from ({@link QueueOptions#clock()}). */
+    QueueClock clock() {
+        return clock;
+    }
+
+    /** The roll period by time in nanoseconds, 0 for none ({@link QueueOptions#rollEvery()}). */
+    long rollEveryNanos() {
+        return rollEveryNanos;
+    }
+
     /** The queue's types, or null for a queue opened raw. */
     MessageTypes<T> types() {
         return types;
@@ -134,7 +148,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
         return layoutPolicy;
     }
 
-    /** Whether what this queue object creates is its user's only ({@link BlitQueue.Options#privateFiles()}). */
+    /** Whether what this queue object creates is its user's only ({@link QueueOptions#privateFiles()}). */
     boolean privateFiles() {
         return privateFiles;
     }
@@ -162,7 +176,8 @@ final class SegmentDirectory<T> implements AutoCloseable {
 
     /** The longest payload a record of this queue holds: what a file's records area takes, at most 2^31 - 1 bytes. */
     long maxPayload() {
-        return Math.min(segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH, RecordHeader.MAX_PAYLOAD);
+        return Math.min(segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH - RecordHeader.TIME_LENGTH,
+                RecordHeader.MAX_PAYLOAD - RecordHeader.TIME_LENGTH);
     }
 
     /** The first indices of the files, ascending. */
@@ -227,7 +242,8 @@ final class SegmentDirectory<T> implements AutoCloseable {
         long[] firsts = firsts();
         SegmentHeader.Info newest = file(firsts[firsts.length - 1]);
         for (int attempt = 0; !takesAppends(newest); attempt++) {
-            if (attempt == MAX_TAKE_OVER_ATTEMPTS || types == null) { // a raw queue writes the table it found
+            if (attempt == MAX_TAKE_OVER_ATTEMPTS || (types == null && !newest.types().equals(writeTypes))) {
+                // a raw queue writes the table it found (it continues a format-1 file of it in format 2)
                 throw QueueErrors.queueContinuesInOtherLayouts(newest.file(), FileType.describe(newest.types()),
                         FileType.describe(writeTypes));
             }
@@ -255,9 +271,12 @@ final class SegmentDirectory<T> implements AutoCloseable {
         }
     }
 
-    /** Whether this queue's appenders may write into the file of {@code info} (validated here). */
+    /**
+     * Whether this queue's appenders may write into the file of {@code info} (validated here): one of their types and
+     * of the format they write (records with times).
+     */
     private boolean takesAppends(SegmentHeader.Info info) {
-        return table(info).writable();
+        return table(info).writable() && info.version() == SegmentHeader.FORMAT_VERSION;
     }
 
     /** The table of a file this directory validated. */
@@ -286,7 +305,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
         }
     }
 
-    /** Whether the queue was opened read-only ({@link BlitQueue.Options#readOnly()}). */
+    /** Whether the queue was opened read-only ({@link QueueOptions#readOnly()}). */
     boolean readOnly() {
         return readOnly;
     }
@@ -326,7 +345,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
     }
 
     private SegmentHeader.Info writable(SegmentHeader.Info info) {
-        if (!table(info).writable()) {
+        if (!takesAppends(info)) {
             throw QueueErrors.queueContinuesInOtherLayouts(info.file(), FileType.describe(info.types()),
                     FileType.describe(writeTypes));
         }

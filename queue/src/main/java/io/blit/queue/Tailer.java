@@ -5,6 +5,7 @@ import io.blit.core.TriviallyCopyable;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.MappedFaults;
 import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.Pretouch;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
@@ -45,8 +46,6 @@ import java.util.Objects;
  * @param <T> the message class ({@link Void} for a raw queue)
  */
 public final class Tailer<T> implements AutoCloseable {
-    /** The page size {@link #pretouch} steps by (4 KiB base pages). */
-    private static final long PAGE = 4096;
     private final BlitQueue<T> queue;
     private final SegmentDirectory<T> files;
     /** The next record to read: its file (mapped at the first read), header position and index. */
@@ -62,8 +61,8 @@ public final class Tailer<T> implements AutoCloseable {
     /** The table and type slot of the last record read (any read method), or null and -1. */
     private FileTypeTable<T> lastTable;
     private int lastSlot = -1;
-    /** Sum of the words {@link #pretouch} loaded; written only so that the loads are not dead code. */
-    private long touched;
+    /** The time (epoch ns) of the last record read, or 0. */
+    private long lastTime;
     private boolean closed;
 
     private Tailer(BlitQueue<T> queue, RecordCursor cursor) {
@@ -137,8 +136,7 @@ public final class Tailer<T> implements AutoCloseable {
                 } else {
                     readInto(reader, cursor, into, slot);
                 }
-                lastTable = table;
-                lastSlot = slot;
+                markRead(cursor, slot);
                 RecordProtocol.consume(cursor, length);
                 return true;
             }
@@ -194,8 +192,7 @@ public final class Tailer<T> implements AutoCloseable {
                 } else {
                     readInto(reader, cursor, message, slot);
                 }
-                lastTable = table;
-                lastSlot = slot;
+                markRead(cursor, slot);
                 RecordProtocol.consume(cursor, payload);
             }
         } catch (RuntimeException | Error e) {
@@ -237,8 +234,7 @@ public final class Tailer<T> implements AutoCloseable {
                 throw QueueErrors.undeclaredTypeSlot(cursor.file().info().file(), cursor.position(), slot, table.size());
             }
             MemorySegment.copy(cursor.segment(), cursor.payloadPosition(), into, 0, length);
-            lastTable = table;
-            lastSlot = table.size() > 0 ? slot : -1;
+            markRead(cursor, table.size() > 0 ? slot : -1);
             RecordProtocol.consume(cursor, length);
             return length;
         } catch (RuntimeException | Error e) {
@@ -265,6 +261,15 @@ public final class Tailer<T> implements AutoCloseable {
      */
     public LayoutDescriptor lastTypeLayout() {
         return lastSlot < 0 ? null : lastTable.layout(lastSlot);
+    }
+
+    /**
+     * The time (nanoseconds since the epoch, from the queue's clock: {@link QueueClock}) at which the last record read,
+     * by any read method, was appended; 0 before the first, or for a record of a file written before records carried
+     * times (format 1: docs/queue-design.md).
+     */
+    public long lastTimeNanos() {
+        return lastTime;
     }
 
     /** How many records of type ids the queue does not know this tailer skipped or gave to an {@code onUnknown}. */
@@ -299,8 +304,7 @@ public final class Tailer<T> implements AutoCloseable {
         if (!table.declared(slot)) {
             throw QueueErrors.undeclaredTypeSlot(cursor.file().info().file(), cursor.position(), slot, table.size());
         }
-        lastTable = table;
-        lastSlot = slot;
+        markRead(cursor, slot);
         unknownRecords++;
         RecordProtocol.consume(cursor, payload);
     }
@@ -351,16 +355,7 @@ public final class Tailer<T> implements AutoCloseable {
         ensureOpen();
         try {
             walker.ensureMapped(cursor);
-            MappedSegment file = cursor.file();
-            long from = cursor.position();
-            long end = from + Math.min(bytes, file.size() - from);
-            long sum = 0;
-            for (long page = from & -PAGE; page < end; page += PAGE) {
-                sum += file.segment().get(ValueLayout.JAVA_LONG, page);
-            }
-            touched = sum; // keeps the loads: the JIT may drop loads whose values are unused
-            file.surfacePendingFault();
-            return end - from;
+            return Pretouch.forReading(cursor.file(), cursor.position(), bytes);
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
@@ -381,10 +376,21 @@ public final class Tailer<T> implements AutoCloseable {
         }
     }
 
-    /** Moves {@code cursor} to the next COMMITTED message record; returns its payload length, or -1 if none yet. */
+    /**
+     * Moves {@code cursor} to the next COMMITTED message record; returns its payload length (its time not counted), or
+     * -1 if none yet.
+     */
     private int advance(RecordCursor cursor) {
         ensureOpen();
-        return walker.advance(cursor);
+        int lengthField = walker.advance(cursor);
+        return lengthField < 0 ? -1 : cursor.payloadLength(lengthField);
+    }
+
+    /** Remembers the record at {@code cursor}, of type slot {@code slot} (-1: raw), as the last one read. */
+    private void markRead(RecordCursor cursor, int slot) {
+        lastTable = table;
+        lastSlot = slot;
+        lastTime = cursor.recordTime();
     }
 
     private void ensureOpen() {

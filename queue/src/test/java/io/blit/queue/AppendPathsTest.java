@@ -29,7 +29,7 @@ class AppendPathsTest {
     void twoAppendersTakingTurnsInOneThreadGetEveryIndexOnceAcrossRolls() {
         int count = 5_000; // 64 KiB files hold ~370 records: a dozen rolls, each appender meeting the other's claims
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().segmentSize(SMALL_SEGMENT));
+                QueueOptions.defaults().segmentSize(SMALL_SEGMENT));
              Appender<MarketData> first = queue.appender();
              Appender<MarketData> second = queue.appender();
              Tailer<MarketData> tailer = queue.tailer()) {
@@ -55,7 +55,7 @@ class AppendPathsTest {
     @Test
     void theFastAndTheGeneralPathWriteTheSameBytes() {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().segmentSize(SMALL_SEGMENT));
+                QueueOptions.defaults().segmentSize(SMALL_SEGMENT));
              Appender<MarketData> appender = queue.appender();
              Tailer<MarketData> tailer = queue.tailer();
              Arena arena = Arena.ofConfined()) {

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CheckpointTest {
     /** 4 MiB: about 27,000 MarketData records, so six checkpoints besides the implicit one. */
-    private static final BlitQueue.Options FOUR_MIB = BlitQueue.Options.defaults().segmentSize(4 << 20);
+    private static final QueueOptions FOUR_MIB = QueueOptions.defaults().segmentSize(4 << 20);
     private static final int COUNT = 30_000;
 
     @TempDir
     Path dir;
 
-    private final long record = RecordHeader.recordLength(new MarketData().byteSize());
+    private final long record = RecordHeader.messageRecordLength(new MarketData().byteSize());
 
     private BlitQueue<MarketData> filledQueue() {
         BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, FOUR_MIB);

@@ -12,7 +12,7 @@ public final class ChildAppender {
 
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(Long.parseLong(args[1]));
+        QueueOptions options = QueueOptions.defaults().segmentSize(Long.parseLong(args[1]));
         long base = Long.parseLong(args[2]);
         int count = Integer.parseInt(args[3]);
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, options);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DeadWriterTest {
-    private static final BlitQueue.Options QUICK_GRACE = BlitQueue.Options.defaults()
+    private static final QueueOptions QUICK_GRACE = QueueOptions.defaults()
             .segmentSize(64 << 10).abandonGrace(Duration.ofMillis(20));
 
     @TempDir
@@ -34,8 +34,8 @@ class DeadWriterTest {
             Appender<MarketData> appender = queue.appender();
             MarketData md = new MarketData();
             assertEquals(0, appender.append(md.fillFor(0, 0)));
-            long claimedAt = SegmentHeader.RECORDS_START + RecordHeader.recordLength(block);
-            long claimed = RecordHeader.claimed(gone.pid(), (int) block);
+            long claimedAt = SegmentHeader.RECORDS_START + RecordHeader.messageRecordLength(block);
+            long claimed = RecordHeader.claimed(gone.pid(), (int) block + RecordHeader.TIME_LENGTH);
             writeWord(claimedAt, claimed);   // what a writer killed between claim and commit leaves
             assertEquals(2, appender.append(md.fillFor(2, 0)), "appenders skip the claimed record");
 
@@ -53,7 +53,7 @@ class DeadWriterTest {
     void aRecordClaimedByALiveProcessHoldsTailersBackUntilTheirTimeout() throws Exception {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, QUICK_GRACE)) {
             long claimedAt = SegmentHeader.RECORDS_START;
-            writeWord(claimedAt, RecordHeader.claimed(ProcessHandle.current().pid(), (int) block));
+            writeWord(claimedAt, RecordHeader.claimed(ProcessHandle.current().pid(), (int) block + RecordHeader.TIME_LENGTH));
             Appender<MarketData> appender = queue.appender();
             MarketData md = new MarketData();
             assertEquals(1, appender.append(md.fillFor(1, 0)));

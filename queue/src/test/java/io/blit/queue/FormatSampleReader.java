@@ -20,7 +20,7 @@ public final class FormatSampleReader {
         for (int a = 1; a < args.length; a++) {
             LayoutPolicy policy = LayoutPolicy.valueOf(args[a]);
             System.out.println("POLICY " + policy);
-            BlitQueue.Options options = BlitQueue.Options.defaults().layoutPolicy(policy);
+            QueueOptions options = QueueOptions.defaults().layoutPolicy(policy);
             try (BlitQueue<SampleV1Message> queue = BlitQueue.open(dir, SampleV1Message.class, options);
                  Tailer<SampleV1Message> tailer = queue.tailer()) {
                 SampleV1Message message = new SampleV1Message();

@@ -298,7 +298,7 @@ class FormatSampleTest {
             assertEquals(recorded.fields(), today.fields(), "same fields at the same offsets");
             assertEquals(recorded.start(), today.start());
             assertEquals(recorded.length(), today.length());
-            BlitQueue.Options strict = BlitQueue.Options.defaults().layoutPolicy(LayoutPolicy.STRICT);
+            QueueOptions strict = QueueOptions.defaults().layoutPolicy(LayoutPolicy.STRICT);
             try (BlitQueue<SampleV1Message> queue = BlitQueue.open(typed, SampleV1Message.class, strict);
                  Tailer<SampleV1Message> tailer = queue.tailer()) {
                 assertEquals(today, queue.descriptor());
@@ -312,7 +312,7 @@ class FormatSampleTest {
         } else {
             // A JVM in another header mode: the layout differs, STRICT refuses, TRANSLATE (the other tests) reads.
             assertFalse(comparison.identical(), comparison.report());
-            BlitQueue.Options strict = BlitQueue.Options.defaults().layoutPolicy(LayoutPolicy.STRICT);
+            QueueOptions strict = QueueOptions.defaults().layoutPolicy(LayoutPolicy.STRICT);
             assertThrows(LayoutMismatchException.class, () -> BlitQueue.open(typed, SampleV1Message.class, strict));
         }
         assertCopyUnchanged();

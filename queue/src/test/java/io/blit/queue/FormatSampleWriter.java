@@ -81,12 +81,12 @@ public final class FormatSampleWriter {
         if (!mode.equals("compressed-class-pointers")) {
             throw new IllegalStateException("the sample is written in the default header mode, not " + mode);
         }
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(SEGMENT_SIZE).prepareNextFile(false);
+        QueueOptions options = QueueOptions.defaults().segmentSize(SEGMENT_SIZE).prepareNextFile(false);
         writeTyped(root.resolve("typed"), options);
         writeRaw(root.resolve("raw"), options);
     }
 
-    private static void writeTyped(Path dir, BlitQueue.Options options) {
+    private static void writeTyped(Path dir, QueueOptions options) {
         try (BlitQueue<SampleV1Message> queue = BlitQueue.open(dir, SampleV1Message.class, options);
              Appender<SampleV1Message> appender = queue.appender()) {
             SampleV1Message message = new SampleV1Message();
@@ -109,7 +109,7 @@ public final class FormatSampleWriter {
         }
     }
 
-    private static void writeRaw(Path dir, BlitQueue.Options options) {
+    private static void writeRaw(Path dir, QueueOptions options) {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, options);
              Appender<Void> appender = queue.appender();
              Arena arena = Arena.ofConfined()) {

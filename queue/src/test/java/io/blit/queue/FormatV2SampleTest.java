@@ -56,6 +56,7 @@ class FormatV2SampleTest {
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO); Tailer<Object> tailer = queue.tailer()) {
             while (tailer.read((index, message) -> {
                 assertTrue(TypedQueueTest.isMessage(message, index), "message " + index);
+                assertEquals(FormatV2SampleWriter.timeOf(index), tailer.lastTimeNanos(), "time of message " + index);
                 indices.add(index);
             })) {
                 // checked in the handler
@@ -66,6 +67,24 @@ class FormatV2SampleTest {
         for (int n = 0; n < indices.size(); n++) {
             assertEquals(n, indices.get(n));
         }
+    }
+
+    @Test
+    void everyStoredTimeFindsItsMessageAndTheTimesBetweenFindTheNext() {
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO, QueueOptions.defaults().readOnly(true))) {
+            for (long n = 0; n < FormatV2SampleWriter.COUNT; n++) {
+                long time = FormatV2SampleWriter.timeOf(n);
+                assertEquals(n, queue.firstIndexAtOrAfter(instant(time)), "at the time of " + n);
+                assertEquals(n, queue.firstIndexAtOrAfter(instant(time - 1)), "just before the time of " + n);
+                assertEquals(n + 1, queue.firstIndexAtOrAfter(instant(time + 1)), "just after the time of " + n);
+            }
+            assertEquals(0, queue.firstIndexAtOrAfter(java.time.Instant.EPOCH));
+            assertEquals(FormatV2SampleWriter.COUNT, queue.firstIndexAtOrAfter(java.time.Instant.MAX), "the end");
+        }
+    }
+
+    static java.time.Instant instant(long epochNanos) {
+        return java.time.Instant.ofEpochSecond(0, epochNanos);
     }
 
     @Test

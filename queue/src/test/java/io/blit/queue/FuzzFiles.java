@@ -45,7 +45,7 @@ final class FuzzFiles {
      */
     static void writeSource(Path dir, long segmentSize, int count, int maxPayload) {
         Random random = new Random(20_261_126);
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(segmentSize).prepareNextFile(false);
+        QueueOptions options = QueueOptions.defaults().segmentSize(segmentSize).prepareNextFile(false);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, options)) {
             Appender<Void> appender = queue.appender();
             for (int n = 0; n < count; n++) {

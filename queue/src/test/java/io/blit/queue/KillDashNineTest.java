@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KillDashNineTest {
     private static final int ROUNDS = 24;
     private static final long SEGMENT_SIZE = 256 << 10;
-    private static final BlitQueue.Options OPTIONS = BlitQueue.Options.defaults()
+    private static final QueueOptions OPTIONS = QueueOptions.defaults()
             .segmentSize(SEGMENT_SIZE).abandonGrace(Duration.ofMillis(50));
     /** Bound on passing one dead writer's CLAIMED record (grace 50 ms): far more than enough, far less than a hang. */
     private static final long PASS_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);

@@ -14,7 +14,7 @@ public final class KilledProducer {
 
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(Long.parseLong(args[1]));
+        QueueOptions options = QueueOptions.defaults().segmentSize(Long.parseLong(args[1]));
         long next = Long.parseLong(args[2]);
         long pid = ProcessHandle.current().pid();
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, options);

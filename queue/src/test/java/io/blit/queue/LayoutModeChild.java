@@ -26,7 +26,7 @@ public final class LayoutModeChild {
 
     public static void main(String[] args) {
         Path dir = Path.of(args[1]);
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(Long.parseLong(args[2]));
+        QueueOptions options = QueueOptions.defaults().segmentSize(Long.parseLong(args[2]));
         Class<?> type = switch (args[3]) {
             case "mixed" -> MixedSizes.class;
             case "market" -> MarketData.class;
@@ -50,7 +50,7 @@ public final class LayoutModeChild {
         return out.toString();
     }
 
-    private static void write(Path dir, BlitQueue.Options options, Class<?> type, int count) {
+    private static void write(Path dir, QueueOptions options, Class<?> type, int count) {
         if (type == MixedSizes.class) {
             try (BlitQueue<MixedSizes> queue = BlitQueue.open(dir, MixedSizes.class, options);
                  Appender<MixedSizes> appender = queue.appender()) {
@@ -71,7 +71,7 @@ public final class LayoutModeChild {
         System.out.println("done");
     }
 
-    private static void read(Path dir, BlitQueue.Options options, Class<?> type) {
+    private static void read(Path dir, QueueOptions options, Class<?> type) {
         try {
             int n = 0;
             if (type == MixedSizes.class) {

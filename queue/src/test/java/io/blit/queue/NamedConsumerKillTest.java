@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and an index is processed more than once only if it lay after the last commit before a kill.
  */
 class NamedConsumerKillTest {
-    static final BlitQueue.Options OPTIONS = BlitQueue.Options.defaults().segmentSize(1 << 20);
+    static final QueueOptions OPTIONS = QueueOptions.defaults().segmentSize(1 << 20);
     private static final int KILLS = 10;
 
     @TempDir

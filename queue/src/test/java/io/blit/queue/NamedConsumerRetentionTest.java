@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * which they are deleted anyway, and the consumer is then told what it lost.
  */
 class NamedConsumerRetentionTest {
-    /** 64 KiB files: 377 MarketData records each. */
-    private static final BlitQueue.Options SMALL = QueueRoundTripTest.SMALL;
+    /** 64 KiB files: RetentionTest.PER_FILE (358) MarketData records each. */
+    private static final QueueOptions SMALL = QueueRoundTripTest.SMALL;
     private static final long FILE = 64 << 10;
     private static final int MESSAGES = 2_000;
 

@@ -286,7 +286,7 @@ class NamedTailerTest {
     @Test
     void aPrivateQueueCreatesItsPositionsFileForItsUserOnly() throws Exception {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().privateFiles(true))) {
+                QueueOptions.defaults().privateFiles(true))) {
             queue.tailer("risk").close();
         }
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * appender is writing at the same moment, and they report how far they reached.
  */
 class PretouchTest {
-    private static final BlitQueue.Options OPTIONS = BlitQueue.Options.defaults().segmentSize(8L << 20);
-    private static final int RECORD = 152;
+    private static final QueueOptions OPTIONS = QueueOptions.defaults().segmentSize(8L << 20);
+    private static final int RECORD = (int) io.blit.queue.internal.RecordHeader.messageRecordLength(144);
 
     @TempDir
     Path dir;
@@ -30,7 +30,7 @@ class PretouchTest {
     @Test
     void appendsAfterAnAppenderPretouchTakeNoPageFaults() throws IOException {
         assumeTrue(Files.isReadable(Path.of("/proc/thread-self/stat")), "Linux per-thread fault counter");
-        int messages = 4_000; // 608,000 bytes: about 148 pages
+        int messages = 4_000; // 640,000 bytes: about 156 pages
         try (BlitQueue<MarketData> queue = openOnASparseFile()) {
             Appender<MarketData> withoutTouch = queue.appender();
             MarketData out = new MarketData();

@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link BlitQueue.Options#privateFiles} and {@link ReplicaWriter#open(Path, String, boolean)}: every file created
+ * {@link QueueOptions#privateFiles} and {@link ReplicaWriter#open(Path, String, boolean)}: every file created
  * {@code rw-------} and every directory {@code rwx------}, exactly, whatever the umask (the build's is typically 022,
  * which gives new files {@code rw-r--r--}); without the option, the process's default modes.
  */
 class PrivateFilesTest {
-    private static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(64 << 10);
+    private static final QueueOptions SMALL = QueueOptions.defaults().segmentSize(64 << 10);
     private static final String FILE = "rw-------";
     private static final String DIRECTORY = "rwx------";
 

@@ -30,7 +30,7 @@ class QueueDiskFullTest {
     void aFullFileSystemIsAClearErrorAtAFileCreationAndAppendsResumeWhenThereIsRoom() throws Exception {
         Path point = tmpfs.mount(); // skips the test without the privilege to mount
         Path dir = point.resolve("q");
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(SEGMENT);
+        QueueOptions options = QueueOptions.defaults().segmentSize(SEGMENT);
         long appended = 0;
         UncheckedIOException full = null;
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, options);
@@ -73,7 +73,7 @@ class QueueDiskFullTest {
     /** Messages 0 to {@code count} - 1 read back, each its index's, and nothing after them. */
     private static void assertReadsBack(Path dir, long count) {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().readOnly(true)); Tailer<MarketData> tailer = queue.tailer()) {
+                QueueOptions.defaults().readOnly(true)); Tailer<MarketData> tailer = queue.tailer()) {
             MarketData md = new MarketData();
             for (long n = 0; n < count; n++) {
                 assertTrue(tailer.readNext(md), "message " + n);

@@ -75,7 +75,7 @@ class QueueLayoutEvolutionTest {
     @Test
     void strictRefusesTheOlderQueueNamingTheFileAndTheNewField() {
         writeMixedSizes();
-        BlitQueue.Options strict = QueueRoundTripTest.SMALL.layoutPolicy(LayoutPolicy.STRICT);
+        QueueOptions strict = QueueRoundTripTest.SMALL.layoutPolicy(LayoutPolicy.STRICT);
         LayoutMismatchException e = assertThrows(LayoutMismatchException.class,
                 () -> BlitQueue.open(dir, MixedSizesPlus.class, strict));
         String message = e.getMessage();

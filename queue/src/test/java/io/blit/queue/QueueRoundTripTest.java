@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class QueueRoundTripTest {
-    static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(64 << 10);
+    static final QueueOptions SMALL = QueueOptions.defaults().segmentSize(64 << 10);
 
     @TempDir
     Path dir;
@@ -210,7 +210,7 @@ class QueueRoundTripTest {
 
     @Test
     void typedQueueRollsThroughPreparedFilesWithOnlyFinishedFilesVisibleAndNoTemporaryLeft() throws Exception {
-        int perFile = (int) ((SMALL.segmentSize() - io.blit.queue.internal.SegmentHeader.RECORDS_START) / 152);
+        int perFile = RetentionTest.PER_FILE;
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, SMALL)) {
             Appender<MarketData> appender = queue.appender();
             MarketData out = new MarketData();
@@ -239,7 +239,7 @@ class QueueRoundTripTest {
 
     @Test
     void withPreparationOffNothingIsPreparedAndTheRollCreatesTheNextFile() throws Exception {
-        int perFile = (int) ((SMALL.segmentSize() - io.blit.queue.internal.SegmentHeader.RECORDS_START) / 152);
+        int perFile = RetentionTest.PER_FILE;
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, SMALL.prepareNextFile(false))) {
             Appender<MarketData> appender = queue.appender();
             MarketData out = new MarketData();

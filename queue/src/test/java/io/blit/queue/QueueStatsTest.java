@@ -25,7 +25,7 @@ class QueueStatsTest {
     @Test
     void statsGiveTheEndFilesBytesRateAndEveryConsumersLag() throws Exception {
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO,
-                BlitQueue.Options.defaults().segmentSize(SEGMENT));
+                QueueOptions.defaults().segmentSize(SEGMENT));
              Appender<Object> appender = queue.appender()) {
             long started = System.nanoTime(); // before the first sample: bounds the time between the samples
             QueueStats empty = queue.stats();
@@ -61,7 +61,7 @@ class QueueStatsTest {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name;
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO,
-                BlitQueue.Options.defaults().segmentSize(SEGMENT));
+                QueueOptions.defaults().segmentSize(SEGMENT));
              Appender<Object> appender = queue.appender()) {
             for (long n = 0; n < 500; n++) {
                 appender.append(TypedQueueTest.message(n));
@@ -84,7 +84,7 @@ class QueueStatsTest {
             assertEquals("audit", audit.get("key"));
             assertEquals(400L, audit.get("value"));
             try (BlitQueue<Object> again = BlitQueue.open(dir, TypedQueueTest.TWO,
-                    BlitQueue.Options.defaults().segmentSize(SEGMENT))) {
+                    QueueOptions.defaults().segmentSize(SEGMENT))) {
                 assertThrows(IllegalStateException.class, again::registerMBean, "one MXBean per directory and JVM");
             }
         }

@@ -60,7 +60,8 @@ class QueueValidationTest {
         flipByte(file, SegmentHeader.CREATED_OFFSET + 3);
         QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
         assertEquals(file, e.file());
-        int headerLength = SegmentHeader.DESCRIPTOR_OFFSET + new MarketData().layout().descriptor().encodedSize();
+        // format 2: one type-table entry, its id and descriptor length (8 bytes), then the descriptor
+        int headerLength = SegmentHeader.DESCRIPTOR_OFFSET + 8 + new MarketData().layout().descriptor().encodedSize();
         assertEquals(headerLength, e.offset());
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("at byte " + headerLength)
                 && e.getMessage().contains("checksum"), e.getMessage());
@@ -169,15 +170,15 @@ class QueueValidationTest {
 
     @Test
     void segmentSizesThatAreNotPageMultiplesOrTooSmallAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(8192));
-        assertThrows(IllegalArgumentException.class, () -> BlitQueue.Options.defaults().segmentSize(65_537));
+        assertThrows(IllegalArgumentException.class, () -> QueueOptions.defaults().segmentSize(8192));
+        assertThrows(IllegalArgumentException.class, () -> QueueOptions.defaults().segmentSize(65_537));
     }
 
     @Test
     void segmentSizesAbove4GiBAreRefusedNamingTheRange() {
-        assertEquals(1L << 32, BlitQueue.Options.defaults().segmentSize(1L << 32).segmentSize());
+        assertEquals(1L << 32, QueueOptions.defaults().segmentSize(1L << 32).segmentSize());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> BlitQueue.Options.defaults().segmentSize((1L << 32) + 4096));
+                () -> QueueOptions.defaults().segmentSize((1L << 32) + 4096));
         assertTrue(e.getMessage().contains("12288") && e.getMessage().contains("4294967296"), e.getMessage());
     }
 
@@ -188,7 +189,7 @@ class QueueValidationTest {
         try (RandomAccessFile raf = new RandomAccessFile(sparse.toFile(), "rw")) {
             raf.setLength(huge);
         }
-        BlitQueue.Options fourGiB = BlitQueue.Options.defaults().segmentSize(1L << 32).prepareNextFile(false);
+        QueueOptions fourGiB = QueueOptions.defaults().segmentSize(1L << 32).prepareNextFile(false);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, fourGiB);
              Arena arena = Arena.ofConfined();
              FileChannel channel = FileChannel.open(sparse, StandardOpenOption.READ)) {
@@ -210,7 +211,7 @@ class QueueValidationTest {
             raf.seek(SegmentHeader.RECORDS_START);
             raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(word).array());
         }
-        BlitQueue.Options noGrace = QueueRoundTripTest.SMALL.abandonGrace(Duration.ZERO);
+        QueueOptions noGrace = QueueRoundTripTest.SMALL.abandonGrace(Duration.ZERO);
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, noGrace);
              Tailer<MarketData> tailer = queue.tailer()) {
             for (int attempt = 0; attempt < 3; attempt++) {
@@ -263,7 +264,7 @@ class QueueValidationTest {
                 appender.append(new MarketData().fillFor(n, n));
             }
         }
-        long record = RecordHeader.recordLength(new MarketData().byteSize());
+        long record = RecordHeader.messageRecordLength(new MarketData().byteSize());
         long tenth = SegmentHeader.RECORDS_START + 10 * record;
         try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "rw")) {
             raf.seek(tenth); // a padding word: the next file would start at index 10

@@ -45,13 +45,13 @@ class ReadOnlyMountTest {
     void aReadOnlyQueueReadsEverythingOnAReadOnlyMountAndChangesNothing() throws Exception {
         Path point = tmpfs.mount(); // skips the test without the privilege to mount
         Path dir = point.resolve("q");
-        BlitQueue.Options small = BlitQueue.Options.defaults().segmentSize(64 << 10).prepareNextFile(false);
+        QueueOptions small = QueueOptions.defaults().segmentSize(64 << 10).prepareNextFile(false);
         long deadIndex = writeQueueWithADeadClaim(dir, small);
         Map<String, String> before = state(dir);
         tmpfs.remount("ro");
         assertThrows(IOException.class, () -> Files.createFile(point.resolve("probe")), "the mount is read-only");
 
-        BlitQueue.Options readOnly = small.readOnly(true).abandonGrace(Duration.ofMillis(50));
+        QueueOptions readOnly = small.readOnly(true).abandonGrace(Duration.ofMillis(50));
         List<Long> read = new ArrayList<>();
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO, readOnly);
              Tailer<Object> tailer = queue.tailer()) {
@@ -96,7 +96,7 @@ class ReadOnlyMountTest {
      *
      * @return the index of the dead claim
      */
-    private static long writeQueueWithADeadClaim(Path dir, BlitQueue.Options options) throws Exception {
+    private static long writeQueueWithADeadClaim(Path dir, QueueOptions options) throws Exception {
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO, options)) {
             try (Appender<Object> appender = queue.appender()) {
                 for (long n = 0; n < BEFORE_DEAD_CLAIM; n++) {

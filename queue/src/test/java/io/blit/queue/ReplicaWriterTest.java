@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link RecordStream} into {@link ReplicaWriter}: byte-identical files, resumption, refusals. */
 class ReplicaWriterTest {
-    static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(64 << 10);
+    static final QueueOptions SMALL = QueueOptions.defaults().segmentSize(64 << 10);
 
     @TempDir
     Path source;
@@ -123,7 +123,7 @@ class ReplicaWriterTest {
             assertThrows(IllegalStateException.class, () -> writer.writeRun(11, at, run, 0, length, 4));
             assertThrows(IllegalStateException.class, () -> writer.writeRun(10, at + 8, run, 0, length, 4));
             MemorySegment claimed = Arena.ofAuto().allocate(length).copyFrom(run);
-            claimed.set(ValueLayout.JAVA_LONG_UNALIGNED, 152, 0L); // the second record's word (152-byte records): empty
+            claimed.set(ValueLayout.JAVA_LONG_UNALIGNED, 160, 0L); // the second record's word (160-byte records): empty
             assertThrows(IllegalArgumentException.class, () -> writer.writeRun(10, at, claimed, 0, length, 4));
             assertEquals(10, writer.nextIndex(), "nothing was written");
             assertEquals(14, writer.writeRun(10, at, run, 0, length, 4));

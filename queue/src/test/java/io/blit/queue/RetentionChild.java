@@ -12,7 +12,7 @@ public final class RetentionChild {
     }
 
     public static void main(String[] args) {
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(Long.parseLong(args[1]))
+        QueueOptions options = QueueOptions.defaults().segmentSize(Long.parseLong(args[1]))
                 .retention(RetentionPolicy.keepNewestFiles(Integer.parseInt(args[4])));
         long first = Long.parseLong(args[2]);
         long end = Long.parseLong(args[3]);

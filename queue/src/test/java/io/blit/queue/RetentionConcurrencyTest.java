@@ -26,7 +26,7 @@ class RetentionConcurrencyTest {
 
     /**
      * One thread appends, one reads, one deletes every file the reader has finished and often the one it is
-     * reading (fewer than one file's 377 records ahead of it): the reader keeps its mapping of a deleted file,
+     * reading (fewer than one file's RetentionTest.PER_FILE records ahead of it): the reader keeps its mapping of a deleted file,
      * so it reads every message, in order and intact, while the files really disappear.
      *
      * <p>Whether the deleter catches the reader inside a file depends on scheduling: on a loaded 2-core machine the
@@ -37,11 +37,11 @@ class RetentionConcurrencyTest {
     @Test
     void aTailerReadsEveryMessageWhileAnotherThreadDeletesTheFilesItReads() throws Exception {
         int messages = 30_000;
-        long lead = 200; // below the 377 records of a file: never deletes a file the tailer has not mapped yet
+        long lead = 200; // below the 358 records of a file: never deletes a file the tailer has not mapped yet
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, RetentionTest.SMALL)) {
             AtomicLong read = new AtomicLong();
             CountDownLatch deletedUnderReader = new CountDownLatch(1);
-            long pauseAt = 10 * 377 + 300; // inside the 11th file, fewer than `lead` records before its end
+            long pauseAt = 10L * RetentionTest.PER_FILE + 300; // inside the 11th file, fewer than `lead` records before its end
             CompletableFuture<Void> appending = CompletableFuture.runAsync(() -> RetentionTest.append(queue, messages));
             CompletableFuture<Void> tailing = CompletableFuture.runAsync(() -> {
                 try (Tailer<MarketData> tailer = queue.tailer()) {
@@ -63,7 +63,7 @@ class RetentionConcurrencyTest {
                 long position = read.get();
                 for (Path file : queue.deleteFilesBefore(position + lead)) {
                     deleted++;
-                    if (firstIndexOf(file) + 377 > position) {
+                    if (firstIndexOf(file) + RetentionTest.PER_FILE > position) {
                         deletedAhead++; // the file the tailer was reading at that moment
                         deletedUnderReader.countDown();
                     }
@@ -73,7 +73,7 @@ class RetentionConcurrencyTest {
             tailing.get(120, TimeUnit.SECONDS);
             appending.get(120, TimeUnit.SECONDS);
 
-            long files = (messages + 376) / 377;
+            long files = (messages + RetentionTest.PER_FILE - 1) / RetentionTest.PER_FILE;
             deleted += queue.deleteFilesBefore(messages).size();
             assertEquals(files - 1, deleted, "every file but the newest was deleted");
             assertEquals(1, SegmentFiles.list(dir).length);
@@ -142,9 +142,9 @@ class RetentionConcurrencyTest {
             assertEquals(3, firsts.length, "the child's appender kept the newest 3 files");
             assertTrue(mappingsOf(dir).stream().anyMatch(line -> line.contains(" (deleted)")), "our file is deleted");
 
-            RetentionTest.readInOrder(tailer, 1, 377); // the rest of the first file, from the mapping
+            RetentionTest.readInOrder(tailer, 1, RetentionTest.PER_FILE); // the rest of the first file, from the mapping
             MessagesDeletedException gap = assertThrows(MessagesDeletedException.class, () -> tailer.readNext(md));
-            assertEquals(377, gap.firstMissing());
+            assertEquals(RetentionTest.PER_FILE, gap.firstMissing());
             assertEquals(firsts[0], gap.firstAvailable());
             tailer.close();
             try (Tailer<MarketData> resumed = queue.tailerFrom(gap.firstAvailable())) {

@@ -18,8 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Deleting old segment files: what is deleted, what is kept, and what tailers see. */
 class RetentionTest {
-    /** 64 KiB files hold 377 MarketData records each. */
-    static final BlitQueue.Options SMALL = QueueRoundTripTest.SMALL;
+    static final QueueOptions SMALL = QueueRoundTripTest.SMALL;
+    /** How many MarketData records a 64 KiB file holds: 358 (152-byte block, 8-byte time, 8-byte header word). */
+    static final int PER_FILE = (int) ((SMALL.segmentSize() - io.blit.queue.internal.SegmentHeader.RECORDS_START)
+            / io.blit.queue.internal.RecordHeader.messageRecordLength(new MarketData().byteSize()));
     static final int MESSAGES = 2_000;
 
     @TempDir
@@ -123,7 +125,7 @@ class RetentionTest {
 
     @Test
     void keepNewestFilesIsAppliedWhenAnAppenderRolls() {
-        BlitQueue.Options options = SMALL.retention(RetentionPolicy.keepNewestFiles(2));
+        QueueOptions options = SMALL.retention(RetentionPolicy.keepNewestFiles(2));
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, options)) {
             append(queue, MESSAGES);
             long[] firsts = SegmentFiles.list(dir);

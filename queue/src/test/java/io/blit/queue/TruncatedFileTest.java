@@ -18,7 +18,7 @@ class TruncatedFileTest {
 
     @Test
     void aMiddleSegmentTruncatedWhileUnmappedIsReportedWithItsFileOnOpen() throws Exception {
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(64 << 10);
+        QueueOptions options = QueueOptions.defaults().segmentSize(64 << 10);
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, options);
              Appender<MarketData> appender = queue.appender()) {
             MarketData md = new MarketData();

@@ -21,7 +21,9 @@ import java.nio.file.StandardOpenOption;
  * payload that crosses it), {@code append-bytes} ({@code MemorySegment.copy} into one).
  */
 public final class TruncationChild {
-    static final long RECORD = 8 + 144;
+    /** Bytes before a record's payload: its header word and its time. */
+    static final long BEFORE_PAYLOAD = 16;
+    static final long RECORD = BEFORE_PAYLOAD + 144;
 
     private TruncationChild() {
     }
@@ -38,7 +40,7 @@ public final class TruncationChild {
         }
         long p = position(r);
         // header past the end: cut at the start of the header's page; else just after the header's page
-        long cut = headerPastEnd ? p & ~4095L : (p + 8 + 4095) & ~4095L;
+        long cut = headerPastEnd ? p & ~4095L : (p + BEFORE_PAYLOAD + 4095) & ~4095L;
         Path file = SegmentFiles.path(dir, 0);
         try {
             Object got = path.startsWith("read") ? read(path, dir, file, r, cut) : append(path, dir, file, r, cut);
@@ -64,8 +66,8 @@ public final class TruncationChild {
     }
 
     static boolean payloadCrossesPage(long p) {
-        long pageEnd = (p + 8 + 4095) & ~4095L;
-        return p + 8 <= pageEnd && pageEnd < p + RECORD;
+        long pageEnd = (p + BEFORE_PAYLOAD + 4095) & ~4095L;
+        return p + BEFORE_PAYLOAD <= pageEnd && pageEnd < p + RECORD;
     }
 
     private static Object read(String path, Path dir, Path file, long r, long cut) throws InterruptedException {

@@ -26,7 +26,7 @@ class TypedAllocationTest {
 
     @Test
     void appendingDispatchingAndCommittingAllocateNothingPerMessage() {
-        BlitQueue.Options big = BlitQueue.Options.defaults().segmentSize(256L << 20);
+        QueueOptions big = QueueOptions.defaults().segmentSize(256L << 20);
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO, big);
              Appender<Object> appender = queue.appender()) {
             MarketData md = new MarketData().fillFor(1, 2);

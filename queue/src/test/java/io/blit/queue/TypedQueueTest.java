@@ -216,9 +216,9 @@ class TypedQueueTest {
         long position; // a committed record of type slot 5 after message 0, as a damaged or hostile file holds it
         io.blit.queue.internal.SegmentHeader.Info info = SegmentFiles.readHeader(dir, 0);
         try (io.blit.queue.internal.MappedSegment file = new io.blit.queue.internal.MappedSegment(info)) {
-            position = io.blit.queue.internal.SegmentHeader.RECORDS_START + 152;
+            position = io.blit.queue.internal.SegmentHeader.RECORDS_START + 160;
             long word = io.blit.queue.internal.RecordHeader.committed(
-                    io.blit.queue.internal.RecordHeader.claimed(1, 5, 144));
+                    io.blit.queue.internal.RecordHeader.claimed(1, 5, 152));
             io.blit.queue.internal.RecordHeader.storeRelease(file.segment(), position, word);
         }
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TWO, QueueRoundTripTest.SMALL);

@@ -32,7 +32,7 @@ class WaitStrategyTest {
     void nextReadsEveryMessageAnotherThreadAppendsWhileItWaits(WaitStrategy strategy) throws Exception {
         int count = 20_000;
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().segmentSize(256 << 10));
+                QueueOptions.defaults().segmentSize(256 << 10));
              Tailer<MarketData> tailer = queue.tailer()) {
             Thread producer = Thread.ofPlatform().start(() -> {
                 try (Appender<MarketData> appender = queue.appender()) {

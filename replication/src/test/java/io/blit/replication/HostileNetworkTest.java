@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aeron.ExclusivePublication;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.replication.wire.Batch;
 import io.blit.replication.wire.HmacSha256;
 import io.blit.replication.wire.Keys;
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * byte-identical to the source's. Frames are seen and crafted with {@link TappedDriver} and {@link Attacker}.
  */
 class HostileNetworkTest {
-    static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(1 << 20);
+    static final QueueOptions SMALL = QueueOptions.defaults().segmentSize(1 << 20);
     private static final int CONTROL_STREAM = 1000;
     private static final int DATA_STREAM = 1001;
 

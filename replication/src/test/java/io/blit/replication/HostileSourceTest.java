@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.RecordStream;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Batch;
@@ -58,7 +59,7 @@ class HostileSourceTest {
     static final byte[] SECRET = ReplicationTest.SECRET;
     private static final long RECORDS = 60_000; // three files of 1 MiB
     private static final long SEGMENT = 1 << 20;
-    private static final BlitQueue.Options OPTIONS = BlitQueue.Options.defaults().segmentSize(SEGMENT);
+    private static final QueueOptions OPTIONS = QueueOptions.defaults().segmentSize(SEGMENT);
     /** Far longer than any wait below: a resubscription within {@link #RESUBSCRIBE_WITHIN} is the session's end. */
     private static final Duration SOURCE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESUBSCRIBE_WITHIN = Duration.ofSeconds(5);

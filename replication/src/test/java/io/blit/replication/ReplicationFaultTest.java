@@ -8,6 +8,7 @@ import io.aeron.driver.ext.DebugReceiveChannelEndpoint;
 import io.aeron.driver.ext.LossGenerator;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * resubscribes until the network is back. Afterwards the replica's files equal the source's byte for byte.
  */
 class ReplicationFaultTest {
-    static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(1 << 20);
+    static final QueueOptions SMALL = QueueOptions.defaults().segmentSize(1 << 20);
 
     @TempDir
     Path source;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.blit.core.BlockCopier;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.Tailer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 @SuppressWarnings("try") // a source or replica held open only for its side effects
 class ReplicationTest {
     static final byte[] SECRET = "a shared secret of the replication tests".getBytes(StandardCharsets.UTF_8);
-    static final BlitQueue.Options SMALL = BlitQueue.Options.defaults().segmentSize(1 << 20);
+    static final QueueOptions SMALL = QueueOptions.defaults().segmentSize(1 << 20);
 
     @TempDir
     Path source;

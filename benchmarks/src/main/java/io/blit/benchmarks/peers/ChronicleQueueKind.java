@@ -2,6 +2,7 @@ package io.blit.benchmarks.peers;
 
 import io.blit.core.BlockCopier;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.tools.messages.BookUpdate;
 import io.blit.tools.latency.LatencyKind;
 import io.blit.tools.latency.MessageReceiver;
@@ -46,12 +47,12 @@ public final class ChronicleQueueKind implements LatencyKind {
     }
 
     @Override
-    public MessageSender sender(Path dir, BlitQueue.Options options) {
+    public MessageSender sender(Path dir, QueueOptions options) {
         return new ChronicleQueueEndpoints.Sender(dir);
     }
 
     @Override
-    public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+    public MessageReceiver receiver(Path dir, QueueOptions options) {
         return new ChronicleQueueEndpoints.Receiver(dir);
     }
 

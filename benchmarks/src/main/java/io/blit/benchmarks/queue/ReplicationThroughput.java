@@ -2,6 +2,7 @@ package io.blit.benchmarks.queue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.Tailer;
 import io.blit.replication.IdleStrategies;
 import io.blit.replication.wire.BatchProtection;
@@ -174,7 +175,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
         String control = loopback();
         Process replica = null;
         try (BlitQueue<MarketData> queue = BlitQueue.open(sourceDir, MarketData.class,
-                BlitQueue.Options.defaults().segmentSize(segmentSize));
+                QueueOptions.defaults().segmentSize(segmentSize));
              Appender<MarketData> appender = queue.appender();
              ReplicationSource source = ReplicationSource.start(sourceDir, SourceOptions.of(control,
                      SecretFile.read(secret)).mtu(mtu).batchBytes(batchBytes).encrypt(protection.equals("encrypted")))) {
@@ -249,7 +250,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
     private double localSustained(String label) throws Exception {
         Path dir = Files.createTempDirectory(parent, "blit-replperf-local-");
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
-                BlitQueue.Options.defaults().segmentSize(segmentSize));
+                QueueOptions.defaults().segmentSize(segmentSize));
              Appender<MarketData> appender = queue.appender()) {
             MarketData md = new MarketData().fillFor(0, 0);
             AtomicLong read = new AtomicLong();

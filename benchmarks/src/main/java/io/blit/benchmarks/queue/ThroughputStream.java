@@ -1,6 +1,7 @@
 package io.blit.benchmarks.queue;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.MessageHandler;
 import io.blit.queue.MessageTypes;
 import io.blit.queue.Tailer;
@@ -33,7 +34,7 @@ enum ThroughputStream {
 
     /** Opens a new queue of this stream in {@code dir}. */
     BlitQueue<Object> open(Path dir, long segmentSize) {
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(segmentSize);
+        QueueOptions options = QueueOptions.defaults().segmentSize(segmentSize);
         if (this == SINGLE) {
             @SuppressWarnings({"unchecked", "rawtypes"})
             BlitQueue<Object> queue = (BlitQueue) BlitQueue.open(dir, MarketData.class, options);

@@ -284,7 +284,7 @@ final class LatencyCommand {
      * with 1/8 slack, rounded up to 4096, at most 1 GiB (a longer run rolls to further files).
      */
     static long autoSegmentSize(LatencyKind kind, long totalMessages) {
-        long record = (8 + kind.payloadBytes(totalMessages) + 7) & ~7L;
+        long record = io.blit.queue.BlitQueue.recordBytes(kind.payloadBytes(totalMessages));
         double bytes = 64 * 1024 + totalMessages * (double) record * 1.125;
         long size = (long) Math.min(MAX_AUTO_SEGMENT, bytes);
         return Math.max(64 * 1024, (size + 4095) & ~4095L);

@@ -2,6 +2,7 @@ package io.blit.tools.cli;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.IndexedFiller;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -78,7 +79,7 @@ final class ProduceCommand implements Callable<Integer> {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new BadInputException("not a directory: " + dir);
         }
-        BlitQueue.Options options = BlitQueue.Options.defaults().privateFiles(privateFiles);
+        QueueOptions options = QueueOptions.defaults().privateFiles(privateFiles);
         if (type == MessageType.MIXED) {
             try (BlitQueue<Object> queue = BlitQueue.open(dir, MixedStream.TYPES, options)) {
                 Object[] messages = {new MarketData(), new BookUpdate()};
@@ -91,7 +92,7 @@ final class ProduceCommand implements Callable<Integer> {
         return produce(type, options);
     }
 
-    private <T> int produce(MessageType<T> type, BlitQueue.Options options) {
+    private <T> int produce(MessageType<T> type, QueueOptions options) {
         try (BlitQueue<T> queue = BlitQueue.open(dir, type.type(), options)) {
             T message = type.factory().get();
             MessageType.Filler<T> filler = type.filler();

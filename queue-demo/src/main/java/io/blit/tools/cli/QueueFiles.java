@@ -3,6 +3,7 @@ package io.blit.tools.cli;
 import io.blit.layout.FieldDescriptor;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.TypeLayouts;
 import io.blit.tools.messages.BookUpdate;
 import io.blit.tools.messages.MarketData;
@@ -25,7 +26,7 @@ final class QueueFiles {
      * How the reading commands open a queue: read-only, so that they work on a read-only mount or files they may only
      * read, and change nothing (a record claimed by a dead writer is stepped over, not marked).
      */
-    static final BlitQueue.Options READ_ONLY = BlitQueue.Options.defaults().readOnly(true);
+    static final QueueOptions READ_ONLY = QueueOptions.defaults().readOnly(true);
 
     private QueueFiles() {
     }

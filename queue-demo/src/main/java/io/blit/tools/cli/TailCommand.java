@@ -1,6 +1,7 @@
 package io.blit.tools.cli;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
 import io.blit.queue.Tailer;
 import io.blit.layout.LayoutDescriptor;
@@ -100,7 +101,7 @@ final class TailCommand implements Callable<Integer> {
         }
         QueueFiles.existingQueue(dir);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir,
-                consumer == null ? QueueFiles.READ_ONLY : BlitQueue.Options.defaults()); Arena arena = Arena.ofConfined()) {
+                consumer == null ? QueueFiles.READ_ONLY : QueueOptions.defaults()); Arena arena = Arena.ofConfined()) {
             if (type != null && !QueueFiles.typeNamesOf(queue).contains(type)) {
                 throw new BadInputException("--type " + type + ": the queue's newest file holds no such type (it holds "
                         + io.blit.queue.TypeLayouts.ofNewestFile(queue) + ")");

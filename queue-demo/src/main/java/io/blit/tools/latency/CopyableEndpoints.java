@@ -4,6 +4,7 @@ import io.blit.tools.messages.BookUpdate;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.tools.messages.MarketData;
 import io.blit.queue.Tailer;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class CopyableEndpoints {
         private final Appender<T> appender;
         private final T message;
 
-        Sender(Shape<T> shape, Path dir, BlitQueue.Options options) {
+        Sender(Shape<T> shape, Path dir, QueueOptions options) {
             this.shape = shape;
             this.message = shape.factory().get();
             this.queue = BlitQueue.open(dir, shape.type(), options);
@@ -85,7 +86,7 @@ final class CopyableEndpoints {
         private final Tailer<T> tailer;
         private final T message;
 
-        Receiver(Shape<T> shape, Path dir, BlitQueue.Options options) {
+        Receiver(Shape<T> shape, Path dir, QueueOptions options) {
             this.shape = shape;
             this.message = shape.factory().get();
             this.queue = BlitQueue.open(dir, shape.type(), options);

@@ -1,6 +1,7 @@
 package io.blit.tools.latency;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,10 +22,10 @@ public interface LatencyKind {
     String description();
 
     /** Opens (creating if needed) the kind's queue in {@code dir} and its writing end. */
-    MessageSender sender(Path dir, BlitQueue.Options options);
+    MessageSender sender(Path dir, QueueOptions options);
 
     /** Opens (creating if needed) the kind's queue in {@code dir} and its reading end, at its start. */
-    MessageReceiver receiver(Path dir, BlitQueue.Options options);
+    MessageReceiver receiver(Path dir, QueueOptions options);
 
     /** The payload size of message {@code sequence}. */
     long payloadBytes(long sequence);

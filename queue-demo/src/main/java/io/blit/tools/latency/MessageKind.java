@@ -4,6 +4,7 @@ import io.blit.tools.messages.BookUpdate;
 
 import io.blit.core.BlockCopier;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.tools.messages.MarketData;
 import java.nio.file.Path;
 
@@ -12,12 +13,12 @@ public enum MessageKind implements LatencyKind {
     /** Trivially copyable {@link BookUpdate}: one Blit block copy each way. */
     TC("tc", "trivially copyable BookUpdate") {
         @Override
-        public MessageSender sender(Path dir, BlitQueue.Options options) {
+        public MessageSender sender(Path dir, QueueOptions options) {
             return new CopyableEndpoints.Sender<>(CopyableEndpoints.BOOK_UPDATE, dir, options);
         }
 
         @Override
-        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+        public MessageReceiver receiver(Path dir, QueueOptions options) {
             return new CopyableEndpoints.Receiver<>(CopyableEndpoints.BOOK_UPDATE, dir, options);
         }
 
@@ -29,12 +30,12 @@ public enum MessageKind implements LatencyKind {
     /** {@link NormalBookUpdate} through ObjectOutputStream / ObjectInputStream as raw payloads. */
     NORMAL("normal", "normal-object BookUpdate (ObjectOutputStream)") {
         @Override
-        public MessageSender sender(Path dir, BlitQueue.Options options) {
+        public MessageSender sender(Path dir, QueueOptions options) {
             return new SerializedBookEndpoints.Sender(dir, options);
         }
 
         @Override
-        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+        public MessageReceiver receiver(Path dir, QueueOptions options) {
             return new SerializedBookEndpoints.Receiver(dir, options);
         }
 
@@ -46,12 +47,12 @@ public enum MessageKind implements LatencyKind {
     /** The reference {@link io.blit.tools.messages.MarketData}, trivially copyable. */
     MARKET_DATA("md", "trivially copyable MarketData") {
         @Override
-        public MessageSender sender(Path dir, BlitQueue.Options options) {
+        public MessageSender sender(Path dir, QueueOptions options) {
             return new CopyableEndpoints.Sender<>(CopyableEndpoints.MARKET_DATA, dir, options);
         }
 
         @Override
-        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+        public MessageReceiver receiver(Path dir, QueueOptions options) {
             return new CopyableEndpoints.Receiver<>(CopyableEndpoints.MARKET_DATA, dir, options);
         }
 
@@ -66,12 +67,12 @@ public enum MessageKind implements LatencyKind {
      */
     REPLICATED("replicated", "trivially copyable BookUpdate, replicated over Aeron UDP") {
         @Override
-        public MessageSender sender(Path dir, BlitQueue.Options options) {
+        public MessageSender sender(Path dir, QueueOptions options) {
             return new ReplicatedEndpoints.Sender(dir, options);
         }
 
         @Override
-        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+        public MessageReceiver receiver(Path dir, QueueOptions options) {
             return new ReplicatedEndpoints.Receiver(dir, options);
         }
 
@@ -83,12 +84,12 @@ public enum MessageKind implements LatencyKind {
     /** No queue: one BookUpdate-sized Aeron message over UDP on the loopback, the floor of {@link #REPLICATED}. */
     AERON_FLOOR("aeron-floor", "Aeron floor (no queue: one BookUpdate-sized Aeron UDP message)") {
         @Override
-        public MessageSender sender(Path dir, BlitQueue.Options options) {
+        public MessageSender sender(Path dir, QueueOptions options) {
             return new AeronFloorEndpoints.Sender(dir);
         }
 
         @Override
-        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+        public MessageReceiver receiver(Path dir, QueueOptions options) {
             return new AeronFloorEndpoints.Receiver(dir);
         }
 
@@ -108,12 +109,12 @@ public enum MessageKind implements LatencyKind {
         }
 
         @Override
-        public MessageSender sender(Path dir, BlitQueue.Options options) {
+        public MessageSender sender(Path dir, QueueOptions options) {
             return new FloorEndpoints.Sender(dir);
         }
 
         @Override
-        public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+        public MessageReceiver receiver(Path dir, QueueOptions options) {
             return new FloorEndpoints.Receiver(dir);
         }
 
@@ -147,11 +148,11 @@ public enum MessageKind implements LatencyKind {
 
     /** Opens (creating if needed) the queue in {@code dir} and an appender on it ({@link #FLOOR}: its ring). */
     @Override
-    public abstract MessageSender sender(Path dir, BlitQueue.Options options);
+    public abstract MessageSender sender(Path dir, QueueOptions options);
 
     /** Opens (creating if needed) the queue in {@code dir} and a tailer at its start ({@link #FLOOR}: its ring). */
     @Override
-    public abstract MessageReceiver receiver(Path dir, BlitQueue.Options options);
+    public abstract MessageReceiver receiver(Path dir, QueueOptions options);
 
     /** The payload size of message {@code sequence} (for the serialised kind, measured by serialising it). */
     @Override

@@ -44,9 +44,9 @@ final class QueuePrefault {
         }
     }
 
-    /** The bytes a plan's messages occupy in the queue (header pages, record headers, 8-byte alignment). */
+    /** The bytes a plan's messages occupy in the queue (header pages, records: BlitQueue.recordBytes). */
     static long bytesNeeded(RunPlan plan) {
-        long record = (8 + plan.kind().payloadBytes(plan.total()) + 7) & ~7L;
+        long record = io.blit.queue.BlitQueue.recordBytes(plan.kind().payloadBytes(plan.total()));
         return 8192 + record * plan.total();
     }
 }

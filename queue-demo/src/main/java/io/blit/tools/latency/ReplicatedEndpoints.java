@@ -1,6 +1,7 @@
 package io.blit.tools.latency;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.replication.Replica;
 import io.blit.replication.ReplicaOptions;
 import io.blit.replication.ReplicationSource;
@@ -29,7 +30,7 @@ final class ReplicatedEndpoints {
         private final ReplicationSource source;
         private long sent;
 
-        Sender(Path dir, BlitQueue.Options options) {
+        Sender(Path dir, QueueOptions options) {
             ReplicationRendezvous rendezvous = ReplicationRendezvous.read(dir);
             this.appender = new CopyableEndpoints.Sender<>(CopyableEndpoints.BOOK_UPDATE, dir.resolve("source"), options);
             this.source = ReplicationSource.start(dir.resolve("source"),
@@ -80,11 +81,11 @@ final class ReplicatedEndpoints {
 
     static final class Receiver implements MessageReceiver {
         private final Path replicaDir;
-        private final BlitQueue.Options options;
+        private final QueueOptions options;
         private final Replica replica;
         private CopyableEndpoints.Receiver<BookUpdate> tailer;
 
-        Receiver(Path dir, BlitQueue.Options options) {
+        Receiver(Path dir, QueueOptions options) {
             ReplicationRendezvous rendezvous = ReplicationRendezvous.create(dir);
             this.replicaDir = dir.resolve("replica");
             this.options = options;

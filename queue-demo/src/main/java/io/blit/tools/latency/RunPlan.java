@@ -1,6 +1,7 @@
 package io.blit.tools.latency;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.WaitStrategy;
 import java.util.List;
 
@@ -43,7 +44,7 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
             throw new IllegalArgumentException("warm-up + count * runs must be <= " + MAX_MESSAGES + ", got "
                     + warmup + " + " + count + " * " + runs);
         }
-        BlitQueue.Options.defaults().segmentSize(segmentSize); // validates the size, with the queue's own message
+        QueueOptions.defaults().segmentSize(segmentSize); // validates the size, with the queue's own message
     }
 
     /** Messages sent in all: warm-up plus every run. */
@@ -67,8 +68,8 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
      * size, {@link #fitsOneFile()}), preparing a second one would only be a burst of zero-filling in a third thread
      * while the producer and consumer spin (on a 2-CPU machine it took a core from one of them in the first runs).
      */
-    public BlitQueue.Options queueOptions() {
-        return BlitQueue.Options.defaults().segmentSize(segmentSize).prepareNextFile(!fitsOneFile());
+    public QueueOptions queueOptions() {
+        return QueueOptions.defaults().segmentSize(segmentSize).prepareNextFile(!fitsOneFile());
     }
 
     /** Whether all {@link #total()} messages fit in one segment file of {@link #segmentSize()} bytes. */

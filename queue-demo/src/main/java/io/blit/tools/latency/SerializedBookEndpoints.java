@@ -2,6 +2,7 @@ package io.blit.tools.latency;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.Tailer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -53,7 +54,7 @@ final class SerializedBookEndpoints {
         private final Appender<Void> appender;
         private final ReusableBytes bytes = new ReusableBytes();
 
-        Sender(Path dir, BlitQueue.Options options) {
+        Sender(Path dir, QueueOptions options) {
             queue = BlitQueue.openRaw(dir, options);
             appender = queue.appender();
         }
@@ -91,7 +92,7 @@ final class SerializedBookEndpoints {
         private final MemorySegment target = MemorySegment.ofArray(buffer);
         private NormalBookUpdate message;
 
-        Receiver(Path dir, BlitQueue.Options options) {
+        Receiver(Path dir, QueueOptions options) {
             queue = BlitQueue.openRaw(dir, options);
             tailer = queue.tailer();
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
 import io.blit.tools.cli.QueueCliTest.Result;
 import io.blit.tools.messages.MarketData;
@@ -141,7 +142,7 @@ class ConsumerCommandsTest {
 
     @Test
     void aConsumerWhoseNextMessagesWereDeletedIsAOneLineErrorNamingThem() {
-        BlitQueue.open(Path.of(dir()), MarketData.class, BlitQueue.Options.defaults().segmentSize(64 << 10)).close();
+        BlitQueue.open(Path.of(dir()), MarketData.class, QueueOptions.defaults().segmentSize(64 << 10)).close();
         assertEquals(0, run("produce", "--dir", dir(), "--count", "2000").code()); // 64 KiB files: 377 messages each
         assertEquals(0, run("tail", "--dir", dir(), "--consumer", "slow", "--count", "2").code());
         long firstLeft;

@@ -1,6 +1,7 @@
 package io.blit.tools.latency;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,13 +24,13 @@ public final class FlaggedTestKind implements LatencyKind {
     }
 
     @Override
-    public MessageSender sender(Path dir, BlitQueue.Options options) {
+    public MessageSender sender(Path dir, QueueOptions options) {
         requireFlag();
         return MessageKind.TC.sender(dir, options);
     }
 
     @Override
-    public MessageReceiver receiver(Path dir, BlitQueue.Options options) {
+    public MessageReceiver receiver(Path dir, QueueOptions options) {
         requireFlag();
         return MessageKind.TC.receiver(dir, options);
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.WaitStrategy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,7 +103,7 @@ class HarnessTest {
     @Test
     void threadModeReportsAConsumerFailure() throws Exception {
         Path queue = dir.resolve("q");
-        try (MessageSender sender = MessageKind.TC.sender(queue, BlitQueue.Options.defaults().segmentSize(SEGMENT))) {
+        try (MessageSender sender = MessageKind.TC.sender(queue, QueueOptions.defaults().segmentSize(SEGMENT))) {
             sender.send(0, 0); // the queue is not new: the consumer must refuse it
         }
         RunPlan long1 = new RunPlan(MessageKind.TC, 1_000, 0, 1_000_000, 1, WaitStrategy.BUSY_SPIN, SEGMENT);
@@ -140,7 +141,7 @@ class HarnessTest {
     @Test
     void prefaultLeavesTheQueueContentAlone() {
         Path queue = dir.resolve("q");
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(SEGMENT);
+        QueueOptions options = QueueOptions.defaults().segmentSize(SEGMENT);
         try (MessageSender sender = MessageKind.TC.sender(queue, options);
              MessageReceiver receiver = MessageKind.TC.receiver(queue, options)) {
             sender.send(0, 5);

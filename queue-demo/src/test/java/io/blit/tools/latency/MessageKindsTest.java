@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.core.BlockCopier;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,7 +72,7 @@ class MessageKindsTest {
     @ParameterizedTest
     @EnumSource(MessageKind.class)
     void everyKindRoundTripsThroughAQueueInOrderWithItsContent(MessageKind kind) {
-        BlitQueue.Options options = BlitQueue.Options.defaults().segmentSize(1 << 20);
+        QueueOptions options = QueueOptions.defaults().segmentSize(1 << 20);
         // The receiver first, as the harness creates them: the Aeron kinds' receiver picks the ports the sender reads.
         try (MessageReceiver receiver = kind.receiver(dir, options); MessageSender sender = kind.sender(dir, options)) {
             assertFalse(receiver.poll(), "new queue is empty");
@@ -104,7 +105,7 @@ class MessageKindsTest {
 
     @Test
     void floorReceiverLappedBySenderFailsInsteadOfReportingWrongFigures() {
-        BlitQueue.Options options = BlitQueue.Options.defaults();
+        QueueOptions options = QueueOptions.defaults();
         try (MessageSender sender = MessageKind.FLOOR.sender(dir, options);
              MessageReceiver receiver = MessageKind.FLOOR.receiver(dir, options)) {
             sender.send(0, 10);

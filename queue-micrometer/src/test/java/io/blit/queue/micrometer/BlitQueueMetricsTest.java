@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
 import io.blit.queue.Tailer;
 import io.micrometer.core.instrument.Tags;
@@ -24,7 +25,7 @@ class BlitQueueMetricsTest {
     @Test
     void theGaugesShowTheQueuesFiguresAndEveryConsumer() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, BlitQueue.Options.defaults().segmentSize(SEGMENT));
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueOptions.defaults().segmentSize(SEGMENT));
              Appender<Void> appender = queue.appender()) {
             new BlitQueueMetrics(queue, Tags.of("app", "gateway")).bindTo(registry);
             MemorySegment payload = MemorySegment.ofArray(new byte[100]);

@@ -73,6 +73,11 @@ public final class MappedSegment implements AutoCloseable {
         return info.firstIndex();
     }
 
+    /** Bytes from a record's header word to its payload: 16 where records carry a time (format 2), 8 in format 1. */
+    public long payloadOffset() {
+        return info.version() >= 2 ? RecordHeader.LENGTH + RecordHeader.TIME_LENGTH : RecordHeader.LENGTH;
+    }
+
     /**
      * The payload length of the non-empty header {@code word} at {@code position}, checked to lie in the file.
      *

@@ -109,6 +109,11 @@ public final class QueueErrors {
                 + " extends past the end of the " + fileSize + "-byte file");
     }
 
+    public static QueueCorruptedException recordShorterThanTime(Path file, long position, int lengthField) {
+        return new QueueCorruptedException(file, position, "committed record of length " + lengthField
+                + ", shorter than the " + RecordHeader.TIME_LENGTH + "-byte time every record of a format-2 file starts with");
+    }
+
     public static QueueCorruptedException wrongRecordLength(Path file, long position, int payload, long block, Class<?> type) {
         return new QueueCorruptedException(file, position, "record of " + payload + " bytes where the " + block
                 + "-byte block of " + type.getName() + " was expected");

@@ -25,6 +25,8 @@ public final class RecordCursor implements AutoCloseable {
     /** {@code file.segment()}, or null: one load less on every access of the hot paths. */
     private MemorySegment segment;
     private long firstIndex;
+    /** Bytes from a record's header word to its payload: 16 in a file whose records carry a time (format 2), else 8. */
+    private long payloadOffset = RecordHeader.LENGTH + RecordHeader.TIME_LENGTH;
     private long position;
     private long ordinal;
     /**
@@ -39,6 +41,9 @@ public final class RecordCursor implements AutoCloseable {
         this.writing = writing;
         this.file = file;
         this.segment = file == null ? null : file.segment();
+        if (file != null) {
+            this.payloadOffset = file.payloadOffset();
+        }
         this.firstIndex = firstIndex;
         this.position = position;
         this.ordinal = ordinal;
@@ -87,9 +92,37 @@ public final class RecordCursor implements AutoCloseable {
         return position;
     }
 
-    /** Position of the payload of the record at the cursor. */
+    /** Position of the payload of the record at the cursor: after its header word and, in format 2, its time. */
     public long payloadPosition() {
+        return position + payloadOffset;
+    }
+
+    /**
+     * Position of the body of the record at the cursor, right after its header word: what its length field counts (in
+     * format 2 the record's time, then its payload).
+     */
+    public long bodyPosition() {
         return position + RecordHeader.LENGTH;
+    }
+
+    /**
+     * The payload length of the record at the cursor, whose length field reads {@code lengthField}: the field minus
+     * the record's time in format 2.
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the field is shorter than the record's time
+     */
+    public int payloadLength(int lengthField) {
+        int payload = lengthField - (int) (payloadOffset - RecordHeader.LENGTH);
+        if (payload < 0) {
+            throw QueueErrors.recordShorterThanTime(file.info().file(), position, lengthField);
+        }
+        return payload;
+    }
+
+    /** The time (epoch ns) of the record at the cursor, which must be committed; 0 in a file of format 1. */
+    public long recordTime() {
+        return payloadOffset == RecordHeader.LENGTH ? 0L
+                : segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, position + RecordHeader.LENGTH);
     }
 
     /** Ordinal in the file of the record at {@link #position()}. */
@@ -107,10 +140,15 @@ public final class RecordCursor implements AutoCloseable {
         return claimedAt == position && file != null;
     }
 
-    /** Moves past the record at the cursor, whose payload is {@code payloadLength} bytes. */
-    public void skip(long payloadLength) {
-        position += RecordHeader.recordLength(payloadLength);
+    /** Moves past the record at the cursor, whose length field reads {@code lengthField}. */
+    public void skip(long lengthField) {
+        position += RecordHeader.recordLength(lengthField);
         ordinal++;
+    }
+
+    /** Moves past the record at the cursor, whose payload (without its time) is {@code payloadLength} bytes. */
+    public void skipPayload(long payloadLength) {
+        skip(payloadLength + payloadOffset - RecordHeader.LENGTH);
     }
 
     /** Moves to the record of {@code ordinal} at {@code position} in the same file. */
@@ -125,6 +163,7 @@ public final class RecordCursor implements AutoCloseable {
         close();
         file = next;
         segment = next.segment();
+        payloadOffset = next.payloadOffset();
         firstIndex = next.firstIndex();
         position = SegmentHeader.RECORDS_START;
         ordinal = 0;
@@ -144,6 +183,7 @@ public final class RecordCursor implements AutoCloseable {
         close();
         file = mapped;
         segment = mapped.segment();
+        payloadOffset = mapped.payloadOffset();
         claimedAt = -1;
     }
 

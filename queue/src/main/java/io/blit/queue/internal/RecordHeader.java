@@ -15,8 +15,15 @@ import java.lang.invoke.VarHandle;
  * state: 00 empty (the whole word is 0)  01 CLAIMED  10 COMMITTED  11 ABANDONED
  * P:     padding — the rest of the file is unused; continue in the next file
  * type:  the record's slot in its file's type table (format 2); 0 in a file of one type
+ * length: the bytes of the record's body after the word; in format 2 the body is
+ *         the record's time (u64 epoch ns, native order), then the payload
  * next record at: position + align8(8 + length)
  * </pre>
+ *
+ * <p><b>Time.</b> In format 2 every message record's body starts with the time its appender read from the queue's
+ * clock before the claim ({@link #TIME_LENGTH} bytes, written before the commit like the payload); the length field
+ * counts it, so a walk over the records is the same in both formats. Padding words and records abandoned at a file's
+ * end have no body.
  *
  * <p><b>Type and pid.</b> Format 1 had a 29-bit pid and no type; format 2 gives the top 7 of those bits to the type
  * slot. Linux pids are below 2^22 ({@code PID_MAX_LIMIT}), so a format-1 word written on Linux has type 0, and a
@@ -36,8 +43,10 @@ import java.lang.invoke.VarHandle;
  * <p>Static helpers only; stateless and thread-safe.
  */
 public final class RecordHeader {
-    /** Bytes of the header word; the payload starts right after it. */
+    /** Bytes of the header word; the body (format 2: time, then payload; format 1: payload) starts right after it. */
     public static final int LENGTH = 8;
+    /** Bytes of a record's time in format 2, the first of its body. */
+    public static final int TIME_LENGTH = 8;
     public static final int STATE_SHIFT = 62;
     public static final long STATE_EMPTY = 0L;
     public static final long STATE_CLAIMED = 1L;
@@ -115,6 +124,11 @@ public final class RecordHeader {
     /** Bytes a record of {@code payloadLength} occupies: header plus payload, rounded up to 8. */
     public static long recordLength(long payloadLength) {
         return (LENGTH + payloadLength + 7) & ~7L;
+    }
+
+    /** Bytes a message record of {@code payloadLength} occupies in a format-2 file: header, time and payload, rounded up. */
+    public static long messageRecordLength(long payloadLength) {
+        return recordLength(TIME_LENGTH + payloadLength);
     }
 
     /** Acquire load of the word at {@code position}; pairs with {@link #storeRelease}. */

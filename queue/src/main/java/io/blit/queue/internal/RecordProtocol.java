@@ -192,13 +192,14 @@ public final class RecordProtocol {
     }
 
     /**
-     * Moves a reader past the record at {@code cursor}, whose payload of {@code payloadLength} bytes it has copied:
+     * Moves a reader past the record at {@code cursor}, whose payload of {@code payloadLength} bytes (its time not
+     * counted) it has copied:
      * first throws the fault of that copy if the mapping faulted (the record is then not stepped over).
      *
      * @throws InternalError the fault of the copy, if any
      */
     public static void consume(RecordCursor cursor, long payloadLength) {
         MappedFaults.surfacePending();
-        cursor.skip(payloadLength);
+        cursor.skipPayload(payloadLength);
     }
 }

@@ -36,11 +36,11 @@ import java.util.zip.CRC32C;
  *
  * All header integers are little-endian. Stateless; thread-safe.
  *
- * <p><b>Versions.</b> Format 1 records one message class (type id 0) or none (raw payloads); format 2 a table of up to
- * {@link RecordHeader#MAX_TYPES} types, each under its type id (0 to {@value #MAX_TYPE_ID}) with its layout. A file
- * whose table format 1 can express (raw, or one type of id 0) is written as format 1, so that readers of format 1
- * read it; any other as format 2. Both are read. The whole table must fit the 4096-byte header area
- * ({@link #fits}).
+ * <p><b>Versions.</b> Format 1 records one message class (type id 0) or none (raw payloads), and its records carry
+ * no time; format 2 a table of up to {@link RecordHeader#MAX_TYPES} types, each under its type id (0 to
+ * {@value #MAX_TYPE_ID}) with its layout (none: raw payloads), and every record's body starts with its time
+ * ({@link RecordHeader}). Appenders write format 2 only; both are read. The whole table must fit the 4096-byte header
+ * area ({@link #fits}).
  *
  * <p><b>Validation.</b> Header bytes come from files and, for a replica, from the network: {@link #decode} and
  * {@link #decodeCopy} check every field before it is used (bounds first, then magic, version, header length, CRC,
@@ -50,7 +50,7 @@ import java.util.zip.CRC32C;
  * which address every record of a file of at most 4 GiB (its last record starts at most at 2^32 - 8).
  */
 public final class SegmentHeader {
-    /** The newest format version written and read; format 1 is read and written too (see the class comment). */
+    /** The format version appenders write; format 1 is read too (see the class comment). */
     public static final int FORMAT_VERSION = 2;
     /** The largest type id a file records (u16, as SBE's template ids). */
     public static final int MAX_TYPE_ID = 0xFFFF;
@@ -132,30 +132,46 @@ public final class SegmentHeader {
 
     /** Whether a header recording {@code types} fits the header area (see {@link #encodeTypes}). */
     public static boolean fits(List<FileType> types) {
-        return DESCRIPTOR_OFFSET + tableBytes(types, FileType.formatOneCanHold(types)).length + 4 <= HEADER_AREA;
+        return DESCRIPTOR_OFFSET + tableBytes(types, false).length + 4 <= HEADER_AREA;
     }
 
     /**
-     * The {@link #HEADER_AREA} bytes of a new file's header.
+     * The {@link #HEADER_AREA} bytes of a format-1 header (records without times), as builds before format 2 wrote
+     * them: for tests and tools that make such files. Appenders write format 2 ({@link #encodeTypes}).
      *
      * @param descriptor the message class's layout, or null for a queue of raw bytes
      * @throws IllegalArgumentException if the descriptor does not fit in the header area
      */
     public static byte[] encode(long segmentSize, long firstIndex, long createdNanos, long pid,
                                 LayoutDescriptor descriptor) {
-        return encodeTypes(segmentSize, firstIndex, createdNanos, pid, FileType.single(descriptor));
+        return encode(1, segmentSize, firstIndex, createdNanos, pid, FileType.single(descriptor));
     }
 
     /**
-     * The {@link #HEADER_AREA} bytes of a new file's header recording {@code types} (in ascending id order): format 1
-     * if it can express them (raw, or one type of id 0), else format 2.
+     * The {@link #HEADER_AREA} bytes of a new file's header recording {@code types} (in ascending id order), in the
+     * format appenders write, {@link #FORMAT_VERSION}.
      *
      * @throws IllegalArgumentException if the table does not fit in the header area, or is not in ascending id order
      */
     public static byte[] encodeTypes(long segmentSize, long firstIndex, long createdNanos, long pid,
                                      List<FileType> types) {
+        return encode(FORMAT_VERSION, segmentSize, firstIndex, createdNanos, pid, types);
+    }
+
+    /**
+     * The {@link #HEADER_AREA} bytes of a header of format {@code version} (1 or 2) recording {@code types}.
+     *
+     * @throws IllegalArgumentException if the table does not fit in the header area, is not in ascending id order, or
+     *                                  format 1 cannot express it (it holds raw payloads or one type of id 0)
+     */
+    public static byte[] encode(int version, long segmentSize, long firstIndex, long createdNanos, long pid,
+                                List<FileType> types) {
         FileType.checkTable(types);
-        boolean formatOne = FileType.formatOneCanHold(types);
+        boolean formatOne = version == 1;
+        if (formatOne && !FileType.formatOneCanHold(types)) {
+            throw new IllegalArgumentException("format 1 records raw payloads or one type of id 0, not " + types.size()
+                    + " types");
+        }
         byte[] table = tableBytes(types, formatOne);
         int headerLength = DESCRIPTOR_OFFSET + table.length;
         if (headerLength + 4 > HEADER_AREA) {
@@ -164,7 +180,7 @@ public final class SegmentHeader {
         byte[] bytes = new byte[HEADER_AREA];
         MemorySegment s = MemorySegment.ofArray(bytes);
         MemorySegment.copy(MemorySegment.ofArray(MAGIC), 0, s, MAGIC_OFFSET, MAGIC.length);
-        s.set(INT, VERSION_OFFSET, formatOne ? 1 : 2);
+        s.set(INT, VERSION_OFFSET, formatOne ? 1 : FORMAT_VERSION);
         s.set(INT, HEADER_LENGTH_OFFSET, headerLength);
         s.set(LONG, SEGMENT_SIZE_OFFSET, segmentSize);
         s.set(LONG, FIRST_INDEX_OFFSET, firstIndex);
@@ -188,7 +204,7 @@ public final class SegmentHeader {
      * ~300 KB of garbage when it was done for every new file.
      */
     static byte[] tableBytes(List<FileType> types, boolean formatOne) {
-        boolean natural = formatOne == FileType.formatOneCanHold(types); // the format a header of them is written in
+        boolean natural = !formatOne; // the format appenders write headers in
         byte[] known = natural ? TABLES.get(types) : null;
         if (known != null) {
             return known;

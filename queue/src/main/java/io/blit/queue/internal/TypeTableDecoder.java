@@ -26,16 +26,16 @@ final class TypeTableDecoder {
      * @param count       the type count the header states
      * @param tableLength the table length the header states
      * @throws QueueCorruptedException naming the file and the offset of the first problem: a count above
-     *                                 {@link RecordHeader#MAX_TYPES} or of 0, a table length other than the header's
+     *                                 {@link RecordHeader#MAX_TYPES} or negative, a table length other than the header's
      *                                 rest, an entry running past the table, ids not strictly ascending or above
      *                                 {@link SegmentHeader#MAX_TYPE_ID}, a descriptor that is invalid or not exactly
      *                                 its stated length
      */
     static List<FileType> decode(Path file, MemorySegment header, int count, int tableLength) {
         long end = header.byteSize();
-        if (count < 1 || count > RecordHeader.MAX_TYPES) {
-            throw corrupt(file, SegmentHeader.TYPE_COUNT_OFFSET, "type count " + count + " is not in [1, "
-                    + RecordHeader.MAX_TYPES + "] (a raw file is format 1)");
+        if (count < 0 || count > RecordHeader.MAX_TYPES) {
+            throw corrupt(file, SegmentHeader.TYPE_COUNT_OFFSET, "type count " + count + " is not in [0, "
+                    + RecordHeader.MAX_TYPES + "] (0: raw payloads)");
         }
         if (tableLength != end - SegmentHeader.DESCRIPTOR_OFFSET) {
             throw corrupt(file, SegmentHeader.TYPE_TABLE_LENGTH_OFFSET, "type table length " + tableLength

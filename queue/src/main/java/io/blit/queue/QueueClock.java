@@ -1,0 +1,35 @@
+package io.blit.queue;
+
+import io.blit.queue.internal.CachedEpochClock;
+
+/**
+ * The clock an appender reads the time of each record from (format 2 records carry it: docs/queue-design.md), and
+ * that rolls files by time ({@link QueueOptions#rollEvery}). Set it with {@link QueueOptions#clock}; tests
+ * set one they advance by hand.
+ *
+ * <p><b>Contract.</b> {@link #epochNanos()} returns nanoseconds since 1970-01-01T00:00:00Z, never decreasing as seen
+ * by one thread (a time lookup is exact when the times of the records are non-decreasing in index order:
+ * {@link BlitQueue#firstIndexAtOrAfter}), and is called from appender threads on every append: it must be
+ * thread-safe, not allocate, and be cheap.
+ */
+@FunctionalInterface
+public interface QueueClock {
+    /** Nanoseconds since the epoch, non-decreasing. */
+    long epochNanos();
+
+    /**
+     * The default: the wall clock in milliseconds, read by one background daemon thread ({@code blit-clock}) once a
+     * millisecond and cached, as Aeron's conductor keeps its cached clocks. An append then costs one load instead of
+     * a clock read (about 25 ns on a VM: docs/queue-performance.md). The thread runs while an appender using this
+     * clock is open. Steps of the wall clock backwards are held (the time stays until the wall clock passes it); a
+     * record's time may lag the wall clock by the thread's scheduling delay on a loaded machine.
+     */
+    static QueueClock cached() {
+        return CachedEpochClock.INSTANCE;
+    }
+
+    /** The wall clock read on every call ({@link System#currentTimeMillis()}, in nanoseconds), not held monotonic. */
+    static QueueClock system() {
+        return () -> System.currentTimeMillis() * 1_000_000L;
+    }
+}
