@@ -10,6 +10,7 @@ import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
+import io.blit.queue.internal.RecordTimes;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.TimeRolls;
 import java.lang.foreign.MemorySegment;
@@ -329,7 +330,7 @@ public final class Appender<T> implements AutoCloseable {
     private void enter(MappedSegment file) {
         cursor.enter(file);
         if (rollPeriodNanos != 0) { // the file's period: its first message's, or now's for a file without one yet
-            long first = TimeLookup.firstMessageTime(file);
+            long first = RecordTimes.firstMessageTime(file);
             rollAt = TimeRolls.boundaryAfter(first == Long.MIN_VALUE ? clock.epochNanos() : first, rollPeriodNanos);
         }
         int fixed = files.fixedPayloadLength();

@@ -32,8 +32,9 @@ public sealed interface RetentionPolicy {
     }
 
     /**
-     * Delete a file once every message in it is older than {@code age}: once its successor (the next file)
-     * was created more than {@code age} ago, by the creation time recorded in that file's header. A record
+     * Delete a file once every message in it is older than {@code age}: once the first message of its successor (the
+     * next file) was appended more than {@code age} ago, by the time that message carries (the queue's clock, not a
+     * file's creation or modification time; a file of format 1, whose records carry none: its creation time). A record
      * claimed before the roll and still uncommitted when the file is deleted is seen only by tailers that
      * have the file mapped.
      *
@@ -46,8 +47,8 @@ public sealed interface RetentionPolicy {
     /**
      * This policy, sparing every file that some named consumer has not passed, up to an age: of the files this policy
      * would delete, a file is deleted only once every named consumer in the queue's positions file has committed its
-     * last index (the consumer's next index is in a later file), or anyway once its successor was created more than
-     * {@code maxAge} ago (as {@link #keepFor}). A consumer counts whether or not a process holds it — a crashed or
+     * last index (the consumer's next index is in a later file), or anyway once its successor's first message is more than
+     * {@code maxAge} old (as {@link #keepFor}). A consumer counts whether or not a process holds it — a crashed or
      * stopped consumer holds files back up to the limit; {@link BlitQueue#removeConsumer(String)} lets them go. A
      * consumer whose next index is deleted anyway gets {@link MessagesDeletedException} naming what was lost.
      * {@code keepNewestFiles(1).untilConsumed(Duration.ofDays(7))} deletes files as soon as every consumer has passed
@@ -87,7 +88,7 @@ public sealed interface RetentionPolicy {
 
     /**
      * Deletes what {@code base} deletes, but only files every named consumer has passed, or files past a limit: whose
-     * successor is older than {@code maxAge} (null: no age limit), or the oldest while the files take more than
+     * successor's first message is older than {@code maxAge} (null: no age limit), or the oldest while the files take more than
      * {@code maxBytes} ({@link Long#MAX_VALUE}: no size limit). At least one limit is given.
      */
     record UntilConsumed(RetentionPolicy base, Duration maxAge, long maxBytes) implements RetentionPolicy {

@@ -5,6 +5,7 @@ import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordTimes;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.nio.file.Files;
@@ -22,9 +23,6 @@ import java.nio.file.Files;
  * read-only queues. Maps files in a temporary arena of the caller's thread. Stateless; thread-safe.
  */
 final class TimeLookup {
-    /** How many records a file's first message is looked for among (records abandoned at a file's start). */
-    private static final int FIRST_MESSAGE_SEARCH = 4096;
-
     private TimeLookup() {
     }
 
@@ -49,29 +47,10 @@ final class TimeLookup {
     /** The time of the first message of the file of {@code first}, or Long.MIN_VALUE if it has none (yet). */
     private static long firstMessageTime(SegmentDirectory<?> files, long first) {
         try (MappedSegment file = files.mapForReading(first, first)) {
-            return firstMessageTime(file);
+            return RecordTimes.firstMessageTime(file);
         } catch (MessagesDeletedException deleted) {
             return Long.MIN_VALUE; // deleted by retention meanwhile: older than anything left
         }
-    }
-
-    /**
-     * The time of the first message of {@code file} (mapped by the caller, who keeps it), or Long.MIN_VALUE if it has
-     * none among its first records (yet).
-     */
-    static long firstMessageTime(MappedSegment file) {
-        RecordCursor walk = RecordCursor.in(file, SegmentHeader.RECORDS_START, 0); // not closed: the mapping is the caller's
-        for (int i = 0; i < FIRST_MESSAGE_SEARCH && walk.position() + RecordHeader.LENGTH <= file.size(); i++) {
-            long word = wordAt(walk);
-            if (word == 0 || RecordHeader.isPadding(word)) {
-                return Long.MIN_VALUE;
-            }
-            if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED) {
-                return timeOf(walk);
-            }
-            walk.skip(file.checkedLength(word, walk.position()));
-        }
-        return Long.MIN_VALUE;
     }
 
     /**
@@ -88,7 +67,7 @@ final class TimeLookup {
                     moveToCheckpointBefore(walk, epochNanos);
                 }
                 while (walk.position() + RecordHeader.LENGTH <= walk.file().size()) {
-                    long word = wordAt(walk);
+                    long word = RecordTimes.wordAt(walk);
                     long state = RecordHeader.state(word);
                     if (word == 0) {
                         return walk.index();
@@ -96,7 +75,7 @@ final class TimeLookup {
                     if (RecordHeader.isPadding(word)) {
                         break;
                     }
-                    if (state == RecordHeader.STATE_COMMITTED && timeOf(walk) >= epochNanos) {
+                    if (state == RecordHeader.STATE_COMMITTED && RecordTimes.timeOf(walk) >= epochNanos) {
                         return walk.index();
                     }
                     if (state == RecordHeader.STATE_CLAIMED && claimerAlive(word)) {
@@ -124,9 +103,9 @@ final class TimeLookup {
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             walk.moveTo(Checkpoints.position(file, mid), (long) mid << Checkpoints.INTERVAL_SHIFT);
-            long word = wordAt(walk);
+            long word = RecordTimes.wordAt(walk);
             boolean older = RecordHeader.state(word) == RecordHeader.STATE_COMMITTED && !RecordHeader.isPadding(word)
-                    && timeOf(walk) < epochNanos;
+                    && RecordTimes.timeOf(walk) < epochNanos;
             if (older) {
                 found = mid;
                 lo = mid + 1;
@@ -135,16 +114,6 @@ final class TimeLookup {
             }
         }
         walk.moveTo(Checkpoints.position(file, found), (long) found << Checkpoints.INTERVAL_SHIFT);
-    }
-
-    private static long wordAt(RecordCursor walk) {
-        return RecordHeader.loadAcquire(walk.segment(), walk.position());
-    }
-
-    /** The time of the COMMITTED message at {@code walk}: its own, or its format-1 file's creation time. */
-    private static long timeOf(RecordCursor walk) {
-        walk.payloadLength(RecordHeader.length(wordAt(walk))); // a committed record shorter than its time is corrupt
-        return walk.file().payloadOffset() == RecordHeader.LENGTH ? walk.file().info().createdNanos() : walk.recordTime();
     }
 
     private static boolean claimerAlive(long word) {

@@ -87,6 +87,10 @@ class FormatV2SampleTest {
         return java.time.Instant.ofEpochSecond(0, epochNanos);
     }
 
+    static long nanos(java.time.Instant instant) {
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+    }
+
     @Test
     void aReaderKnowingOneTypeSkipsTheOtherAndARawReaderNamesEveryType() {
         MessageTypes<Object> quotesOnly = MessageTypes.builder(Object.class).add(2, Quote.class).build();

@@ -174,7 +174,7 @@ class KillDashNineTest {
         }
     }
 
-    private static String javaCommand() {
+    static String javaCommand() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 

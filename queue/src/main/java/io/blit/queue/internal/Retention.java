@@ -115,20 +115,25 @@ public final class Retention {
         }
     }
 
-    /** How many of the oldest files have a successor created at or before {@code cutoffEpochNanos}. */
+    /**
+     * How many of the oldest files have a successor whose first message was appended at or before
+     * {@code cutoffEpochNanos} (every message of such a file is older): the records' own times, not the files' creation
+     * (a file prepared in the background is created before the queue reaches it) or modification times. A successor
+     * without a message yet ends the count.
+     */
     private static int expired(Path dir, long[] firsts, long cutoffEpochNanos) {
         int count = 0;
         while (count + 1 < firsts.length) {
-            SegmentHeader.Info successor;
-            try {
-                successor = SegmentFiles.readHeader(dir, firsts[count + 1]);
+            long successorStart;
+            try (MappedSegment successor = new MappedSegment(SegmentFiles.readHeader(dir, firsts[count + 1]), true)) {
+                successorStart = RecordTimes.firstMessageTime(successor);
             } catch (UncheckedIOException e) {
                 if (e.getCause() instanceof NoSuchFileException) {
                     break; // deleted meanwhile by another deleter: stop here, it deletes the rest
                 }
                 throw e;
             }
-            if (successor.createdNanos() > cutoffEpochNanos) {
+            if (successorStart == Long.MIN_VALUE || successorStart > cutoffEpochNanos) {
                 break;
             }
             count++;
