@@ -313,6 +313,11 @@ public final class NamedTailer<T> implements AutoCloseable {
         return tailer == null ? -1 : tailer.lastTypeId();
     }
 
+    /** As {@link Tailer#lastTimeNanos()}: the time the last record read was appended at (epoch ns), or 0. */
+    public long lastTimeNanos() {
+        return tailer == null ? 0 : tailer.lastTimeNanos();
+    }
+
     /** As {@link Tailer#lastTypeLayout()}: the stored layout of the last record's type, or null. */
     public io.blit.layout.LayoutDescriptor lastTypeLayout() {
         return tailer == null ? null : tailer.lastTypeLayout();

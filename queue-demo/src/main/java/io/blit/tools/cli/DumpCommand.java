@@ -14,7 +14,9 @@ import picocli.CommandLine.Option;
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print every record using only the stored layout.",
                 "",
-                "Prints every record of the queue in D (or those from --from to --to, indices included) "
+                "Prints every record of the queue in D (or those from --from to --to, both included: each an index, "
+                        + "or an ISO-8601 instant such as 2026-11-26T09:30:00Z for the messages appended at or after "
+                        + "--from and at or before --to, by the times the records carry) "
                         + "(index=I type=NAME, then name=value for every field) "
                         + "decoding the raw payloads with nothing but the layout each file header stores for the "
                         + "record's type (field names, types and offsets; native byte order), so it needs no message "
@@ -32,11 +34,15 @@ final class DumpCommand implements Callable<Integer> {
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
     private Path dir;
 
-    @Option(names = "--from", paramLabel = "INDEX", description = "the first index to print (default: the queue's first)")
-    private Long from;
+    @Option(names = "--from", paramLabel = "INDEX|TIME", converter = IndexOrTime.Converter.class,
+            description = "the first index to print, or the first message appended at or after TIME (default: the "
+                    + "queue's first)")
+    private IndexOrTime fromOption;
 
-    @Option(names = "--to", paramLabel = "INDEX", description = "the last index to print, included (default: the end)")
-    private Long to;
+    @Option(names = "--to", paramLabel = "INDEX|TIME", converter = IndexOrTime.Converter.class,
+            description = "the last index to print, included, or the last message appended at or before TIME "
+                    + "(default: the end)")
+    private IndexOrTime toOption;
 
     DumpCommand(PrintStream out) {
         this.out = out;
@@ -53,9 +59,9 @@ final class DumpCommand implements Callable<Integer> {
             MemorySegment buffer = arena.allocate(capacity, 8);
             StringBuilder line = new StringBuilder(512);
             long records = 0;
-            if (from != null && to != null && to < from) {
-                throw new BadInputException("--to " + to + " is before --from " + from);
-            }
+            checkOrder();
+            Long from = fromOption == null ? null : fromOption.fromIndex(queue);
+            Long to = toOption == null ? null : toOption.toIndex(queue);
             try (Tailer<Void> tailer = from == null ? queue.tailer() : tailerFrom(queue, from)) {
                 long expected = tailer.index();
                 while (to == null || tailer.index() <= to) {
@@ -87,11 +93,23 @@ final class DumpCommand implements Callable<Integer> {
         return damaged ? QueueCli.CHECK_FAILED : QueueCli.OK;
     }
 
-    private static Tailer<Void> tailerFrom(BlitQueue<Void> queue, long index) {
+    /** Two indices, or two times, given in the wrong order are a mistake (an index and a time are not compared). */
+    private void checkOrder() {
+        if (fromOption == null || toOption == null) {
+            return;
+        }
+        boolean indices = fromOption.index() != null && toOption.index() != null;
+        boolean times = fromOption.time() != null && toOption.time() != null;
+        if ((indices && toOption.index() < fromOption.index()) || (times && toOption.time().isBefore(fromOption.time()))) {
+            throw new BadInputException("--to " + toOption + " is before --from " + fromOption);
+        }
+    }
+
+    private Tailer<Void> tailerFrom(BlitQueue<Void> queue, long index) {
         try {
             return queue.tailerFrom(index);
         } catch (IllegalArgumentException | io.blit.queue.MessagesDeletedException e) {
-            throw new BadInputException("--from " + index + ": " + CliSupport.oneLine(e.getMessage()));
+            throw new BadInputException("--from " + fromOption + ": " + CliSupport.oneLine(e.getMessage()));
         }
     }
 

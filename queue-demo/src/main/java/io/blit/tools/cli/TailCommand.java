@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -50,6 +51,12 @@ final class TailCommand implements Callable<Integer> {
     @Option(names = "--from", paramLabel = "start|end|INDEX", defaultValue = "start", converter = From.Converter.class,
             description = "start, end or a message index (default start); with --consumer, where a new NAME starts")
     private From from;
+
+    @Option(names = "--from-time", paramLabel = "INSTANT", converter = IndexOrTime.InstantConverter.class,
+            description = {"start at the first message appended at or after this ISO-8601 instant "
+                    + "(2026-11-26T09:30:00Z), by the times the records carry; messages appended before it are not "
+                    + "printed, even with --follow. Not with --from"})
+    private Instant fromTime;
 
     @Option(names = "--consumer", paramLabel = "NAME", description = {"read as named consumer NAME (1 to 32 characters "
             + "of A-Z a-z 0-9 . _ -), resuming after its last commit, and commit each message printed"})
@@ -99,9 +106,15 @@ final class TailCommand implements Callable<Integer> {
         if (count < 0) {
             throw new ParameterException(spec.commandLine(), "--count must be >= 0");
         }
+        if (fromTime != null && spec.commandLine().getParseResult().hasMatchedOption("--from")) {
+            throw new ParameterException(spec.commandLine(), "--from and --from-time exclude each other");
+        }
         QueueFiles.existingQueue(dir);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir,
                 consumer == null ? QueueFiles.READ_ONLY : QueueOptions.defaults()); Arena arena = Arena.ofConfined()) {
+            if (fromTime != null) {
+                from = new From(From.Where.INDEX, queue.firstIndexAtOrAfter(fromTime));
+            }
             if (type != null && !QueueFiles.typeNamesOf(queue).contains(type)) {
                 throw new BadInputException("--type " + type + ": the queue's newest file holds no such type (it holds "
                         + io.blit.queue.TypeLayouts.ofNewestFile(queue) + ")");
@@ -136,6 +149,9 @@ final class TailCommand implements Callable<Integer> {
         /** The index of the message just read. */
         long lastRead();
 
+        /** The time (epoch ns) the message just read was appended at, 0 if its file records none. */
+        long time();
+
         /** Called once the message just read is printed. */
         void printed();
 
@@ -159,6 +175,10 @@ final class TailCommand implements Callable<Integer> {
 
                 public long lastRead() {
                     return tailer.index() - 1;
+                }
+
+                public long time() {
+                    return tailer.lastTimeNanos();
                 }
 
                 public void printed() {
@@ -186,6 +206,10 @@ final class TailCommand implements Callable<Integer> {
 
                 public long lastRead() {
                     return named.lastReadIndex();
+                }
+
+                public long time() {
+                    return named.lastTimeNanos();
                 }
 
                 public void printed() {
@@ -225,6 +249,14 @@ final class TailCommand implements Callable<Integer> {
         };
     }
 
+    /**
+     * Whether a message of {@code time} was appended before {@code --from-time}: possible only with --follow, for a time
+     * still to come (0: a file of format 1, whose records carry no time, is not filtered).
+     */
+    private boolean beforeFromTime(long time) {
+        return fromTime != null && time != 0 && time < fromTime.getEpochSecond() * 1_000_000_000L + fromTime.getNano();
+    }
+
     private void print(Reader reader, Arena arena) {
         long capacity = 1 << 16;
         MemorySegment buffer = arena.allocate(capacity, 8);
@@ -249,7 +281,7 @@ final class TailCommand implements Callable<Integer> {
             }
             long index = reader.lastRead();
             LayoutDescriptor layout = reader.layout();
-            if (type != null && !QueueFiles.isType(layout, reader.typeId(), type)) {
+            if ((type != null && !QueueFiles.isType(layout, reader.typeId(), type)) || beforeFromTime(reader.time())) {
                 expected = index + 1;
                 reader.printed(); // a named consumer has read it: committed, not printed
                 continue;
