@@ -206,7 +206,8 @@ public final class BlitQueue<T> implements AutoCloseable {
      * checkpoints, then at most 4095 records; exact while records' times do not decrease in index order (the
      * contract and its limits: docs/queue.md, "Time"). Reads only. Instants outside 1677-2262 are clamped.
      *
-     * @throws QueueCorruptedException if a header or record read is invalid
+     * @throws QueueCorruptedException  if a header or record read is invalid
+     * @throws MessagesDeletedException if retention deleted a file while the search was reading it (search again)
      */
     public long firstIndexAtOrAfter(Instant time) {
         return TimeLookup.firstIndexAtOrAfter(files, epochNanos(time));

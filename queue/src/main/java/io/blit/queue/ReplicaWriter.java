@@ -223,7 +223,7 @@ public final class ReplicaWriter implements AutoCloseable {
             return nextIndex; // the same padding word again (a stream restarted at the file's end)
         }
         requireFileOpen();
-        long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size);
+        long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size, minBody());
         long recordLength = padding ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
         if (recordLength > file.size() - position) {
             throw new IllegalStateException("replica " + dir + ": record " + nextIndex + " of " + recordLength
@@ -291,7 +291,7 @@ public final class ReplicaWriter implements AutoCloseable {
             throw new IllegalStateException("replica " + dir + ": a run of " + length + " bytes does not fit at "
                     + position + " in file " + file.firstIndex() + " of " + file.size());
         }
-        long first = ReplicaRuns.checkedRun(source, offset, length, count);
+        long first = ReplicaRuns.checkedRun(source, offset, length, count, minBody());
         MemorySegment segment = file.segment();
         requireEmptyWord(segment);
         try {
@@ -356,5 +356,10 @@ public final class ReplicaWriter implements AutoCloseable {
             file.close();
             file = null;
         }
+    }
+
+    /** The shortest body a committed record of the current file has: its time in format 2, nothing in format 1. */
+    private long minBody() {
+        return file.payloadOffset() - RecordHeader.LENGTH;
     }
 }

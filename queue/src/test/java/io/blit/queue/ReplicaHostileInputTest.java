@@ -38,6 +38,23 @@ class ReplicaHostileInputTest {
             SegmentHeader.encode(SIZE, 0, 1, 1, null)), Path.of("source"));
 
     @Test
+    void aCommittedRecordShorterThanTheTimeOfAFormat2FileIsRefusedAloneAndInARun() {
+        byte[] format2 = SegmentHeader.copyOf(MemorySegment.ofArray(
+                SegmentHeader.encodeTypes(SIZE, 0, 1, 1, java.util.List.of())), Path.of("source"));
+        inReplica((writer, dir) -> {
+            writer.startFile(format2);
+            assertThrows(IllegalArgumentException.class,
+                    () -> writer.write(COMMITTED | 4, MemorySegment.ofArray(new byte[4])));
+            MemorySegment run = Arena.ofAuto().allocate(16, 8);
+            run.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, COMMITTED | 4);
+            assertThrows(IllegalArgumentException.class,
+                    () -> writer.writeRun(0, SegmentHeader.RECORDS_START, run, 0, 16, 1));
+            assertEquals(0, writer.nextIndex(), "nothing written");
+            assertEquals(0, writer.write(COMMITTED | 12, MemorySegment.ofArray(new byte[12])), "time and payload");
+        });
+    }
+
+    @Test
     void aRunWhoseWordStatesANegativeLengthIsRefusedWithoutLooping() {
         refusesRun(new long[] {COMMITTED | 0xFFFF_FFF8L}, 16, 1); // length -8 as an int: a record of 0 bytes
     }

@@ -69,7 +69,7 @@ public final class QueueThroughput implements Callable<Integer> {
 
     @Option(names = "--stream", paramLabel = "single|mixed|both|all", converter = StreamConverter.class,
             description = {"single (default): MarketData in a queue of one class; mixed: MarketData and BookUpdate in "
-                    + "one typed queue (message n a BookUpdate when n % 3 == 2), read by type; both: each kind of run "
+                    + "one typed queue (message n a BookUpdate when n %% 3 == 2), read by type; both: each kind of run "
                     + "for single, then mixed, in one run, with the ratios of the medians; all: single, then only "
                     + "MarketData in the typed queue of mixed (the cost of the types alone), then mixed"})
     private List<ThroughputStream> streams = List.of(ThroughputStream.SINGLE);

@@ -32,8 +32,8 @@ import picocli.CommandLine;
 
 /**
  * What a memory-mapped, file-backed queue of {@code MarketData} can reach on this machine at best: the floor of
- * {@link QueueThroughput}, measured with the same message count, record size (152 bytes: an 8-byte header word and
- * the 144-byte block), segment files (64 MiB, fresh, in a new directory) and tailer wait ({@link WaitStrategy#PARK}).
+ * {@link QueueThroughput}, measured with the same message count, record size (160 bytes: an 8-byte header word, the
+ * 8 bytes of the record's time, which the floor leaves unwritten, and the 144-byte block), segment files (64 MiB, fresh, in a new directory) and tailer wait ({@link WaitStrategy#PARK}).
  *
  * <p>Everything a real queue needs beyond the bytes is left out, so that what remains is the cost of the storage
  * and of passing the bytes between two threads: one writer thread, no claim (a plain release store of the header
@@ -136,7 +136,7 @@ public final class QueueThroughputFloor implements Callable<Integer> {
     }
 
     private void run() throws Exception {
-        System.out.printf(Locale.ROOT, "queue throughput FLOOR: %,d 152-byte records, segment %,d bytes, dir %s,"
+        System.out.printf(Locale.ROOT, "queue throughput FLOOR: %,d 160-byte records, segment %,d bytes, dir %s,"
                 + " prepare %s, protocol %s, %d run(s), JDK %s, %d CPUs%n", messages, segmentSize, options.parent(),
                 zeroFill ? "zero-fill" : "none", protocol ? "queue" : "bare", options.runs(), Runtime.version(), Runtime.getRuntime().availableProcessors());
         long warmup = options.warmup();

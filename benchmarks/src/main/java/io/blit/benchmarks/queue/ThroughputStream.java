@@ -10,9 +10,9 @@ import io.blit.tools.messages.MarketData;
 import java.nio.file.Path;
 
 /**
- * What {@link QueueThroughput} appends and reads: {@link #SINGLE}, a queue of MarketData (152-byte records); or
+ * What {@link QueueThroughput} appends and reads: {@link #SINGLE}, a queue of MarketData (160-byte records: header word, time, 144-byte block); or
  * {@link #MIXED}, the stream of {@code produce --type mixed} in one typed queue (MarketData type 1, BookUpdate type 2:
- * message n a BookUpdate when n % 3 == 2; 152- and 200-byte records), read by type with
+ * message n a BookUpdate when n % 3 == 2; 160- and 208-byte records), read by type with
  * {@link Tailer#read(MessageHandler)}; or {@link #TYPED_MD}, only MarketData through the typed queue of MIXED (what the
  * types cost, without the larger records). Each message carries its number, which the reader checks.
  */
@@ -25,9 +25,9 @@ enum ThroughputStream {
     /** One line for the harness's header. */
     String description() {
         return switch (this) {
-            case SINGLE -> "MarketData in a queue of one class (152-byte records)";
-            case MIXED -> "MarketData type 1 and, every third message, BookUpdate type 2 in one typed queue (152- and "
-                    + "200-byte records), read by type";
+            case SINGLE -> "MarketData in a queue of one class (" + BlitQueue.recordBytes(144) + "-byte records)";
+            case MIXED -> "MarketData type 1 and, every third message, BookUpdate type 2 in one typed queue ("
+                    + BlitQueue.recordBytes(144) + "- and " + BlitQueue.recordBytes(192) + "-byte records), read by type";
             case TYPED_MD -> "only MarketData, in the typed queue of MIXED, read by type (the types' cost alone)";
         };
     }

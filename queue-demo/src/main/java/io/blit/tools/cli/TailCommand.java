@@ -55,7 +55,8 @@ final class TailCommand implements Callable<Integer> {
     @Option(names = "--from-time", paramLabel = "INSTANT", converter = IndexOrTime.InstantConverter.class,
             description = {"start at the first message appended at or after this ISO-8601 instant "
                     + "(2026-11-26T09:30:00Z), by the times the records carry; messages appended before it are not "
-                    + "printed, even with --follow. Not with --from"})
+                    + "printed, even with --follow. Not with --from. With --consumer, where a new NAME starts (an "
+                    + "existing NAME resumes after its last commit)"})
     private Instant fromTime;
 
     @Option(names = "--consumer", paramLabel = "NAME", description = {"read as named consumer NAME (1 to 32 characters "
@@ -251,10 +252,11 @@ final class TailCommand implements Callable<Integer> {
 
     /**
      * Whether a message of {@code time} was appended before {@code --from-time}: possible only with --follow, for a time
-     * still to come (0: a file of format 1, whose records carry no time, is not filtered).
+     * still to come (0: a file of format 1, whose records carry no time, is not filtered). A named consumer is never
+     * filtered: it reads from its own position, and --from-time only says where a new name starts.
      */
     private boolean beforeFromTime(long time) {
-        return fromTime != null && time != 0 && time < fromTime.getEpochSecond() * 1_000_000_000L + fromTime.getNano();
+        return fromTime != null && consumer == null && time != 0 && time < fromTime.getEpochSecond() * 1_000_000_000L + fromTime.getNano();
     }
 
     private void print(Reader reader, Arena arena) {

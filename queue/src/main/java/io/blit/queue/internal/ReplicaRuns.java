@@ -19,15 +19,18 @@ public final class ReplicaRuns {
     /**
      * Checks one record (see {@link io.blit.queue.ReplicaWriter#write(long, MemorySegment, long, long)}): {@code word}
      * is a final record word, its length is {@code size}, and the {@code size} bytes from {@code offset} are all in
-     * {@code source}. Returns the payload's length (0 for padding).
+     * {@code source}; a COMMITTED message record is at least {@code minBody} bytes (its time: 8 in a format-2 file).
+     * Returns the payload's length (0 for padding).
      */
-    public static long checkedRecord(long word, boolean padding, MemorySegment source, long offset, long size) {
+    public static long checkedRecord(long word, boolean padding, MemorySegment source, long offset, long size,
+                                     long minBody) {
         if (!isFinalWord(word)) {
             throw new IllegalArgumentException("not a committed or abandoned record word of at most "
                     + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
                     + RecordHeader.describe(word));
         }
         long length = padding ? 0 : RecordHeader.unsignedLength(word);
+        checkBody(word, minBody);
         if (size != length) {
             throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
                     + size + " payload bytes");
@@ -57,9 +60,10 @@ public final class ReplicaRuns {
     /**
      * Checks the header words of a run (see {@link io.blit.queue.ReplicaWriter#writeRun}), whose {@code length} bytes
      * from {@code offset} are in {@code source}; returns its first. Reads at most {@code count + 1} words: every length
-     * is checked (read unsigned, so that no word makes a record of 0 bytes or fewer) before it moves the walk.
+     * is checked (read unsigned, so that no word makes a record of 0 bytes or fewer) before it moves the walk; a
+     * COMMITTED record must have a body of at least {@code minBody} bytes (its time: 8 in a format-2 file).
      */
-    public static long checkedRun(MemorySegment source, long offset, long length, int count) {
+    public static long checkedRun(MemorySegment source, long offset, long length, int count, long minBody) {
         long at = 0;
         int records = 0;
         while (at < length) {
@@ -71,6 +75,7 @@ public final class ReplicaRuns {
                 throw new IllegalArgumentException("not a committed or abandoned record word of at most "
                         + RecordHeader.MAX_PAYLOAD + " bytes in a run: " + RecordHeader.describe(word));
             }
+            checkBody(word, minBody);
             long recordLength = RecordHeader.recordLength(RecordHeader.unsignedLength(word));
             if (recordLength > length - at) {
                 throw new IllegalArgumentException("record " + RecordHeader.describe(word) + " ends past its run");
@@ -84,6 +89,15 @@ public final class ReplicaRuns {
             throw new IllegalArgumentException("a run of " + records + " records announced as " + count);
         }
         return source.get(WORD_IN_COPY, offset);
+    }
+
+    /** A COMMITTED message record shorter than its file's time is refused (readers would report it corrupt). */
+    private static void checkBody(long word, long minBody) {
+        if (!RecordHeader.isPadding(word) && RecordHeader.state(word) == RecordHeader.STATE_COMMITTED
+                && RecordHeader.unsignedLength(word) < minBody) {
+            throw new IllegalArgumentException("committed record " + RecordHeader.describe(word) + " shorter than the "
+                    + minBody + "-byte time every record of its file starts with");
+        }
     }
 
     /**

@@ -50,7 +50,7 @@ public final class Retention {
     /**
      * Applies {@code policy}: deletes the files it no longer keeps, as {@link #deleteBefore}.
      *
-     * @param nowEpochNanos the current time, compared with the creation times in the file headers
+     * @param nowEpochNanos the current time by the queue's clock, compared with the times the records carry
      * @return the files this call deleted, oldest first
      */
     public static List<Path> apply(Path dir, RetentionPolicy policy, long nowEpochNanos) {
@@ -67,7 +67,7 @@ public final class Retention {
         return switch (policy) {
             case RetentionPolicy.KeepAll keepAll -> 0;
             case RetentionPolicy.KeepNewestFiles keep -> Math.max(0, firsts.length - keep.files());
-            case RetentionPolicy.KeepFor keep -> expired(dir, firsts, nowEpochNanos - keep.age().toNanos());
+            case RetentionPolicy.KeepFor keep -> expired(dir, firsts, nowEpochNanos, keep.age().toNanos());
             case RetentionPolicy.UntilConsumed spare -> {
                 int base = deletable(dir, firsts, spare.base(), nowEpochNanos);
                 yield base == 0 ? 0 : Math.min(base, Math.max(passed(firsts, slowestNext(dir)),
@@ -87,7 +87,7 @@ public final class Retention {
 
     /** How many of the oldest files are past {@code spare}'s limits, consumers or not. */
     private static int forced(Path dir, long[] firsts, RetentionPolicy.UntilConsumed spare, long nowEpochNanos) {
-        int byAge = spare.maxAge() == null ? 0 : expired(dir, firsts, nowEpochNanos - spare.maxAge().toNanos());
+        int byAge = spare.maxAge() == null ? 0 : expired(dir, firsts, nowEpochNanos, spare.maxAge().toNanos());
         int bySize = 0;
         if (spare.maxBytes() != Long.MAX_VALUE && firsts.length > 0) {
             long segmentSize = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]).segmentSize();
@@ -116,12 +116,14 @@ public final class Retention {
     }
 
     /**
-     * How many of the oldest files have a successor whose first message was appended at or before
-     * {@code cutoffEpochNanos} (every message of such a file is older): the records' own times, not the files' creation
+     * How many of the oldest files have a successor whose first message was appended at or before {@code ageNanos}
+     * before {@code nowEpochNanos} (every message of such a file is older): the records' own times, not the files' creation
      * (a file prepared in the background is created before the queue reaches it) or modification times. A successor
-     * without a message yet ends the count.
+     * without a message yet started at the latest now: it counts as starting now (so an age of 0 deletes every file
+     * but the newest at once, and a longer age waits for the successor's first message).
      */
-    private static int expired(Path dir, long[] firsts, long cutoffEpochNanos) {
+    private static int expired(Path dir, long[] firsts, long nowEpochNanos, long ageNanos) {
+        long cutoffEpochNanos = nowEpochNanos - ageNanos;
         int count = 0;
         while (count + 1 < firsts.length) {
             long successorStart;
@@ -133,7 +135,7 @@ public final class Retention {
                 }
                 throw e;
             }
-            if (successorStart == Long.MIN_VALUE || successorStart > cutoffEpochNanos) {
+            if ((successorStart == Long.MIN_VALUE ? nowEpochNanos : successorStart) > cutoffEpochNanos) {
                 break;
             }
             count++;
