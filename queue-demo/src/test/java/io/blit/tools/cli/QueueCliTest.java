@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class QueueCliTest {
     /** Where the first record of a segment file starts (header page, checkpoint page). */
     private static final long FIRST_RECORD = 8192;
-    /** One MarketData record: 8-byte header word + 144-byte payload. */
-    private static final long RECORD = 152;
+    /** One MarketData record: 8-byte header word, 8-byte time, 144-byte payload. */
+    private static final long RECORD = BlitQueue.recordBytes(144);
 
     @TempDir
     Path tmp;
@@ -184,7 +184,7 @@ class QueueCliTest {
         long fieldInPayload = descriptor.field("bidQty1").offset() - descriptor.start();
         Path segment = Path.of(dir(), "segment-00000000000000000000.blitq");
         try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
-            long at = FIRST_RECORD + 42 * RECORD + 8 + fieldInPayload + 3;
+            long at = FIRST_RECORD + 42 * RECORD + 16 + fieldInPayload + 3; // header word and time, then the payload
             file.seek(at);
             int b = file.read();
             file.seek(at);
