@@ -20,7 +20,7 @@ public interface QueueClock {
     /**
      * The default: the wall clock in milliseconds, read by one background daemon thread ({@code blit-clock}) once a
      * millisecond and cached, as Aeron's conductor keeps its cached clocks. An append then costs one load instead of
-     * a clock read (about 25 ns on a VM: docs/queue-performance.md). The thread runs while an appender using this
+     * a clock read (measured in docs/queue-performance.md). The thread runs while an appender using this
      * clock is open. Steps of the wall clock backwards are held (the time stays until the wall clock passes it); a
      * record's time may lag the wall clock by the thread's scheduling delay on a loaded machine.
      */

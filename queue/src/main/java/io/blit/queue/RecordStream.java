@@ -144,8 +144,7 @@ public final class RecordStream implements AutoCloseable {
                 payloadLength = 0;
                 return RECORD;
             }
-            long state = RecordHeader.state(w);
-            if (state == RecordHeader.STATE_COMMITTED || state == RecordHeader.STATE_ABANDONED) {
+            if (RecordHeader.isFinal(w)) {
                 int length = file.checkedLength(w, position);
                 word = w;
                 payloadLength = length;
@@ -156,7 +155,7 @@ public final class RecordStream implements AutoCloseable {
                 pendingSkip = length;
                 return RECORD;
             }
-            if (state == RecordHeader.STATE_EMPTY) {
+            if (RecordHeader.state(w) == RecordHeader.STATE_EMPTY) {
                 throw QueueErrors.badRecordWord(file.info().file(), position, w);
             }
             if (!walker.abandonIfDead(cursor, w)) {
@@ -172,9 +171,7 @@ public final class RecordStream implements AutoCloseable {
         int count = 1;
         while (end + RecordHeader.LENGTH <= file.size()) {
             long w = RecordHeader.loadAcquire(segment, end); // acquire: the record's bytes are visible
-            long state = RecordHeader.state(w);
-            if (w == 0 || RecordHeader.isPadding(w)
-                    || (state != RecordHeader.STATE_COMMITTED && state != RecordHeader.STATE_ABANDONED)) {
+            if (w == 0 || RecordHeader.isPadding(w) || !RecordHeader.isFinal(w)) {
                 break;
             }
             long next = end + RecordHeader.recordLength(file.checkedLength(w, end));

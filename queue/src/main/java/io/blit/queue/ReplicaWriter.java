@@ -134,14 +134,14 @@ public final class ReplicaWriter implements AutoCloseable {
      * {@link RecordStream#fileHeader()} gives it) unless the replica holds it already, and moves there.
      *
      * @param header the source's file header: exactly its stated header length plus the 4 CRC bytes
-     * @throws IllegalStateException   if the file does not start at {@link #nextIndex()}, the current file is not
-     *                                 finished (no padding word and room for a record), or the replica's file of
-     *                                 that index has another header (another queue)
-     * @throws IllegalArgumentException if the header is invalid (bad input, not a failure of the replica's files;
-     *                                 the cause is the {@link QueueCorruptedException} of
-     *                                 {@link SegmentHeader#decodeCopy}): not exactly its header length plus 4 CRC
-     *                                 bytes, a wrong CRC, a segment size that is not a multiple of 4096 from 12 KiB to
-     *                                 4 GiB, a negative first index, ...; checked before anything is created
+     * @throws ReplicaDivergedException if the file does not start at {@link #nextIndex()}, the current file is not
+     *                                  finished (no padding word and room for a record), or the replica's file of
+     *                                  that index has another header (another queue)
+     * @throws ReplicaInputException    if the header is invalid (bad input, not a failure of the replica's files;
+     *                                  the cause is the {@link QueueCorruptedException} of
+     *                                  {@link SegmentHeader#decodeCopy}): not exactly its header length plus 4 CRC
+     *                                  bytes, a wrong CRC, a segment size that is not a multiple of 4096 from 12 KiB
+     *                                  to 4 GiB, a negative first index, ...; checked before anything is created
      * @throws java.io.UncheckedIOException if the file cannot be created (e.g. the file system is full: every page of
      *                                 a replica's file is allocated when it is created; nothing is written then)
      */
@@ -150,7 +150,7 @@ public final class ReplicaWriter implements AutoCloseable {
         try {
             stated = SegmentHeader.decodeCopy(dir, header); // every byte checked, nothing created yet
         } catch (QueueCorruptedException invalid) { // the sender's header, not this replica's storage, is at fault
-            throw new IllegalArgumentException("a file header the replica cannot take: " + invalid.getMessage(), invalid);
+            throw new ReplicaInputException("a file header the replica cannot take: " + invalid.getMessage(), invalid);
         }
         long first = stated.firstIndex();
         long segmentSize = stated.segmentSize();
@@ -159,11 +159,11 @@ public final class ReplicaWriter implements AutoCloseable {
             return;
         }
         if (nextIndex >= 0 && first != nextIndex) {
-            throw new IllegalStateException("replica " + dir + " expects index " + nextIndex
+            throw new ReplicaDivergedException("replica " + dir + " expects index " + nextIndex
                     + " next; the source's file starts at " + first);
         }
         if (file != null && !padded && position + RecordHeader.LENGTH <= file.size()) {
-            throw new IllegalStateException("replica " + dir + ": file " + file.firstIndex()
+            throw new ReplicaDivergedException("replica " + dir + ": file " + file.firstIndex()
                     + " has no padding word at " + position + " yet the source moved to file " + first);
         }
         if (!Files.exists(SegmentFiles.path(dir, first))) {
@@ -185,7 +185,7 @@ public final class ReplicaWriter implements AutoCloseable {
 
     private void requireSameHeader(long first, byte[] held, byte[] header) {
         if (!Arrays.equals(held, header)) {
-            throw new IllegalStateException("replica " + dir + " holds file " + first
+            throw new ReplicaDivergedException("replica " + dir + " holds file " + first
                     + " with another header than the source's: a replica of another queue");
         }
     }
@@ -200,9 +200,9 @@ public final class ReplicaWriter implements AutoCloseable {
      *                is ignored)
      * @param payload the record's payload bytes (empty for padding)
      * @return the record's index (for padding: the index the next file starts at)
-     * @throws IllegalStateException    if no file is open or the current one ended; if the record does not fit in
+     * @throws ReplicaDivergedException if no file is open or the current one ended; if the record does not fit in
      *                                  the file or its header word is not empty (this replica diverged)
-     * @throws IllegalArgumentException if {@code word} is not a final record word or its length is not the payload's,
+     * @throws ReplicaInputException    if {@code word} is not a final record word or its length is not the payload's,
      *                                  or it is a padding word at a file's first record
      * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
      *                                  the file was truncated or failed): the record's word is not stored
@@ -215,7 +215,7 @@ public final class ReplicaWriter implements AutoCloseable {
      * As {@link #write(long, MemorySegment)}, with the payload the {@code size} bytes of {@code source} from
      * {@code offset} (no slice to allocate per record).
      *
-     * @throws IllegalArgumentException also if those bytes are not all in {@code source}
+     * @throws ReplicaInputException    also if those bytes are not all in {@code source}
      */
     public long write(long word, MemorySegment source, long offset, long size) {
         boolean padding = RecordHeader.isPadding(word);
@@ -226,14 +226,14 @@ public final class ReplicaWriter implements AutoCloseable {
         long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size, minBody());
         long recordLength = padding ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
         if (recordLength > file.size() - position) {
-            throw new IllegalStateException("replica " + dir + ": record " + nextIndex + " of " + recordLength
+            throw new ReplicaDivergedException("replica " + dir + ": record " + nextIndex + " of " + recordLength
                     + " bytes does not fit at " + position + " in file " + file.firstIndex() + " of " + file.size());
         }
         MemorySegment segment = file.segment();
         requireEmptyWord(segment);
         if (padding) {
             if (position == SegmentHeader.RECORDS_START) {
-                throw new IllegalArgumentException("a padding word as the first record of file " + file.firstIndex()
+                throw new ReplicaInputException("a padding word as the first record of file " + file.firstIndex()
                         + ": the queue would continue in the same file");
             }
             RecordHeader.storeRelease(segment, position, word);
@@ -270,10 +270,10 @@ public final class ReplicaWriter implements AutoCloseable {
      * @param length   the run's length in bytes (a multiple of 8)
      * @param count    how many records it holds
      * @return the index after the run
-     * @throws IllegalStateException    if no file is open or the current one ended; if the run does not start at
+     * @throws ReplicaDivergedException if no file is open or the current one ended; if the run does not start at
      *                                  {@link #nextIndex()} and this replica's position, does not fit in the file, or
      *                                  its first header word is not empty here (this replica diverged)
-     * @throws IllegalArgumentException if the run's bytes are not all in {@code source}, a header word in the run is
+     * @throws ReplicaInputException    if the run's bytes are not all in {@code source}, a header word in the run is
      *                                  not a committed or abandoned record word of at most 2^31 - 1 payload bytes,
      *                                  the records do not fill it exactly, their number is not {@code count}, or a
      *                                  run of two or more records is longer than {@link #MAX_RUN_BYTES}
@@ -283,12 +283,12 @@ public final class ReplicaWriter implements AutoCloseable {
     public long writeRun(long index, long position, MemorySegment source, long offset, long length, int count) {
         requireFileOpen();
         if (index != nextIndex || position != this.position) {
-            throw new IllegalStateException("replica " + dir + " expects index " + nextIndex + " at " + this.position
+            throw new ReplicaDivergedException("replica " + dir + " expects index " + nextIndex + " at " + this.position
                     + " in file " + file.firstIndex() + "; a run starts at index " + index + " at " + position);
         }
         ReplicaRuns.checkRunBounds(source, offset, length, count, MAX_RUN_BYTES);
         if (length > file.size() - position) {
-            throw new IllegalStateException("replica " + dir + ": a run of " + length + " bytes does not fit at "
+            throw new ReplicaDivergedException("replica " + dir + ": a run of " + length + " bytes does not fit at "
                     + position + " in file " + file.firstIndex() + " of " + file.size());
         }
         long first = ReplicaRuns.checkedRun(source, offset, length, count, minBody());
@@ -318,7 +318,7 @@ public final class ReplicaWriter implements AutoCloseable {
     /** Throws unless a file is open and has not ended (with a padding word): the next event must be a record. */
     private void requireFileOpen() {
         if (file == null || padded) {
-            throw new IllegalStateException("replica " + dir + " expects the file of index " + nextIndex + " first");
+            throw new ReplicaDivergedException("replica " + dir + " expects the file of index " + nextIndex + " first");
         }
     }
 
@@ -326,7 +326,7 @@ public final class ReplicaWriter implements AutoCloseable {
     private void requireEmptyWord(MemorySegment segment) {
         long held = RecordHeader.loadAcquire(segment, position);
         if (held != 0) {
-            throw new IllegalStateException("replica " + dir + ": index " + nextIndex + " at " + position
+            throw new ReplicaDivergedException("replica " + dir + ": index " + nextIndex + " at " + position
                     + " is written already (" + RecordHeader.describe(held) + ")");
         }
     }

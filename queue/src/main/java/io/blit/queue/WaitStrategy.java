@@ -35,8 +35,7 @@ public enum WaitStrategy {
      * several messages, so the tailer takes the cache line of the record being written about once per batch rather
      * than once per message; the price is latency: a message can be seen up to one back-off step late. Where the
      * machine has no core to spare for the tailer (two vCPUs shared by appender, tailer and the queue's file
-     * preparation), {@link #PARK} measured faster still: 6.0-7.8 against 5.1-6.2 M MarketData/s with the tailer's
-     * CPU per message halved ({@code docs/queue-performance.md}).
+     * preparation), {@link #PARK} can be the faster one (a measured comparison: {@code docs/queue-performance.md}).
      */
     BACK_OFF {
         @Override

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,25 +97,33 @@ class PretouchTest {
         int messages = 30_000;
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, OPTIONS.prepareNextFile(false))) {
             AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicInteger passes = new AtomicInteger();
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 try (Appender<MarketData> appender = queue.appender()) {
                     MarketData out = new MarketData();
                     for (int n = 0; n < messages; n++) {
+                        if (n == messages / 2) { // two passes begin after the first half and end before the second
+                            int seen = passes.get();
+                            while (passes.get() < seen + 2) {
+                                Thread.onSpinWait();
+                            }
+                        }
                         appender.append(out.fillFor(n, n));
                     }
                 } finally {
                     writing.set(false);
                 }
             });
-            int passes = 0;
+            int passesBetweenWrites = 0;
             try (Appender<MarketData> toucher = queue.appender()) {
                 do { // each pass starts at this appender's (unmoved) position: over the pages being written
                     toucher.pretouch(OPTIONS.segmentSize());
-                    passes++;
+                    passes.incrementAndGet();
+                    passesBetweenWrites += writing.get() ? 1 : 0;
                 } while (writing.get());
             }
             writer.get();
-            assertTrue(passes >= 1);
+            assertTrue(passesBetweenWrites >= 2, "passes while the other appender wrote: " + passesBetweenWrites);
             assertEveryMessage(queue, messages);
         }
     }

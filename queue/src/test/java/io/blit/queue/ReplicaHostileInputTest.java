@@ -43,11 +43,11 @@ class ReplicaHostileInputTest {
                 SegmentHeader.encodeTypes(SIZE, 0, 1, 1, java.util.List.of())), Path.of("source"));
         inReplica((writer, dir) -> {
             writer.startFile(format2);
-            assertThrows(IllegalArgumentException.class,
+            assertThrows(ReplicaInputException.class,
                     () -> writer.write(COMMITTED | 4, MemorySegment.ofArray(new byte[4])));
             MemorySegment run = Arena.ofAuto().allocate(16, 8);
             run.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, COMMITTED | 4);
-            assertThrows(IllegalArgumentException.class,
+            assertThrows(ReplicaInputException.class,
                     () -> writer.writeRun(0, SegmentHeader.RECORDS_START, run, 0, 16, 1));
             assertEquals(0, writer.nextIndex(), "nothing written");
             assertEquals(0, writer.write(COMMITTED | 12, MemorySegment.ofArray(new byte[12])), "time and payload");
@@ -76,17 +76,17 @@ class ReplicaHostileInputTest {
     void aRecordOfANegativeSizeIsRefused() {
         inReplicaWithItsFirstFile(writer -> {
             MemorySegment bytes = MemorySegment.ofArray(new byte[64]);
-            assertThrows(IllegalArgumentException.class, () -> writer.write(COMMITTED | 0xFFFF_FFF8L, bytes, 0, -8));
-            assertThrows(IllegalArgumentException.class, () -> writer.write(COMMITTED | 8, bytes, 60, 8));
-            assertThrows(IllegalArgumentException.class, () -> writer.write(COMMITTED | 8, bytes, -1, 8));
-            assertThrows(IllegalArgumentException.class, () -> writer.write(COMMITTED | 0x8000_0000L, bytes, 0, 0x8000_0000L));
-            assertThrows(IllegalArgumentException.class, () -> writer.write(RecordHeader.padding(1) | 8, bytes, 0, 0));
+            assertThrows(ReplicaInputException.class, () -> writer.write(COMMITTED | 0xFFFF_FFF8L, bytes, 0, -8));
+            assertThrows(ReplicaInputException.class, () -> writer.write(COMMITTED | 8, bytes, 60, 8));
+            assertThrows(ReplicaInputException.class, () -> writer.write(COMMITTED | 8, bytes, -1, 8));
+            assertThrows(ReplicaInputException.class, () -> writer.write(COMMITTED | 0x8000_0000L, bytes, 0, 0x8000_0000L));
+            assertThrows(ReplicaInputException.class, () -> writer.write(RecordHeader.padding(1) | 8, bytes, 0, 0));
         });
     }
 
     @Test
     void aPaddingWordAsAFilesFirstRecordIsRefused() {
-        inReplicaWithItsFirstFile(writer -> assertThrows(IllegalArgumentException.class,
+        inReplicaWithItsFirstFile(writer -> assertThrows(ReplicaInputException.class,
                 () -> writer.write(RecordHeader.padding(1), MemorySegment.ofArray(new byte[0]))));
     }
 
@@ -132,7 +132,7 @@ class ReplicaHostileInputTest {
             for (int i = 0; i < words.length; i++) {
                 run.set(ValueLayout.JAVA_LONG_UNALIGNED, 16L * i, words[i]);
             }
-            assertThrows(IllegalArgumentException.class,
+            assertThrows(ReplicaInputException.class,
                     () -> writer.writeRun(0, SegmentHeader.RECORDS_START, run, 0, length, count));
             assertEquals(0, writer.nextIndex());
         });
@@ -140,7 +140,7 @@ class ReplicaHostileInputTest {
 
     private void refusesHeader(byte[] hostile) {
         inReplica((writer, replica) -> {
-            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            ReplicaInputException refused = assertThrows(ReplicaInputException.class,
                     () -> writer.startFile(hostile), () -> hostile.length + " bytes");
             assertTrue(refused.getCause() instanceof QueueCorruptedException, refused.toString());
             assertEquals(List.of(), segmentNames(replica), "nothing created for a refused header");

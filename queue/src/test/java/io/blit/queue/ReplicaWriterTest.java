@@ -118,13 +118,13 @@ class ReplicaWriterTest {
             stream.copyRun(run, 0);
             long at = stream.runPosition();
             long length = stream.runLength();
-            assertThrows(IllegalArgumentException.class, () -> writer.writeRun(10, at, run, 0, length, 5));
-            assertThrows(IllegalArgumentException.class, () -> writer.writeRun(10, at, run, 0, length - 8, 4));
-            assertThrows(IllegalStateException.class, () -> writer.writeRun(11, at, run, 0, length, 4));
-            assertThrows(IllegalStateException.class, () -> writer.writeRun(10, at + 8, run, 0, length, 4));
+            assertThrows(ReplicaInputException.class, () -> writer.writeRun(10, at, run, 0, length, 5));
+            assertThrows(ReplicaInputException.class, () -> writer.writeRun(10, at, run, 0, length - 8, 4));
+            assertThrows(ReplicaDivergedException.class, () -> writer.writeRun(11, at, run, 0, length, 4));
+            assertThrows(ReplicaDivergedException.class, () -> writer.writeRun(10, at + 8, run, 0, length, 4));
             MemorySegment claimed = Arena.ofAuto().allocate(length).copyFrom(run);
             claimed.set(ValueLayout.JAVA_LONG_UNALIGNED, 160, 0L); // the second record's word (160-byte records): empty
-            assertThrows(IllegalArgumentException.class, () -> writer.writeRun(10, at, claimed, 0, length, 4));
+            assertThrows(ReplicaInputException.class, () -> writer.writeRun(10, at, claimed, 0, length, 4));
             assertEquals(10, writer.nextIndex(), "nothing was written");
             assertEquals(14, writer.writeRun(10, at, run, 0, length, 4));
         }
@@ -142,7 +142,7 @@ class ReplicaWriterTest {
         appendMarketData(0, 10, -1);
         copy(0, Long.MAX_VALUE);
         try (BlitQueue<MarketData> queue = BlitQueue.open(replica, MarketData.class)) {
-            IllegalStateException refused = assertThrows(IllegalStateException.class, queue::appender);
+            ReplicaAppendException refused = assertThrows(ReplicaAppendException.class, queue::appender);
             assertTrue(refused.getMessage().contains("is a replica of test:")
                     && refused.getMessage().contains("append on the source"), refused.getMessage());
         }
@@ -167,11 +167,11 @@ class ReplicaWriterTest {
         }
         byte[] foreign = headerOf(other.resolve(SegmentFiles.path(other, 0).getFileName()));
         try (ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
-            IllegalStateException another = assertThrows(IllegalStateException.class, () -> writer.startFile(foreign));
+            ReplicaDivergedException another = assertThrows(ReplicaDivergedException.class, () -> writer.startFile(foreign));
             assertTrue(another.getMessage().contains("a replica of another queue"), another.getMessage());
             byte[] later = SegmentHeader.encode(64 << 10, 500, 1, 1, null);
             byte[] laterCopy = Arrays.copyOf(later, SegmentHeader.DESCRIPTOR_OFFSET + 4);
-            IllegalStateException gap = assertThrows(IllegalStateException.class, () -> writer.startFile(laterCopy));
+            ReplicaDivergedException gap = assertThrows(ReplicaDivergedException.class, () -> writer.startFile(laterCopy));
             assertTrue(gap.getMessage().contains("expects index 10 next"), gap.getMessage());
         }
     }

@@ -1,6 +1,8 @@
 package io.blit.replication;
 
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.ReplicaDivergedException;
+import io.blit.queue.ReplicaInputException;
 import io.blit.queue.ReplicaWriter;
 import io.blit.replication.wire.Batch;
 import io.blit.replication.wire.Session;
@@ -31,7 +33,7 @@ final class BatchApplier {
             for (int i = 0; i < count; i++) {
                 int kind = Batch.kind(in, at);
                 if (kind == Batch.ENTRY_FILE) {
-                    writer.startFile(Batch.fileHeader(in, at)); // an invalid header: IllegalArgumentException
+                    writer.startFile(Batch.fileHeader(in, at)); // an invalid header: ReplicaInputException
                 } else if (kind == Batch.ENTRY_RUN) {
                     applyRun(writer, in, inSegment, at);
                 } else {
@@ -42,7 +44,8 @@ final class BatchApplier {
             return null;
         } catch (QueueCorruptedException storage) {
             throw storage; // the replica's own files failed: it stops (onData); a restart resumes
-        } catch (IllegalStateException | IllegalArgumentException diverged) {
+        } catch (ReplicaDivergedException | ReplicaInputException diverged) {
+            // only these: any other failure (a closed arena, a bug) is not the stream's and stops the replica instead
             return "a batch the replica cannot take (" + diverged.getMessage() + ")";
         }
     }
@@ -53,7 +56,7 @@ final class BatchApplier {
             return; // held already (the stream restarted before it)
         }
         if (index > next) {
-            throw new IllegalStateException("a gap: record " + index + " arrived, the replica expects " + next);
+            throw new ReplicaDivergedException("a gap: record " + index + " arrived, the replica expects " + next);
         }
         writer.write(word, MemorySegment.NULL, 0, 0);
     }
@@ -66,11 +69,10 @@ final class BatchApplier {
             return; // held already (the stream restarted before it)
         }
         if (index != next) {
-            throw new IllegalStateException("a run of indices " + index + " to " + (index + count - 1)
+            throw new ReplicaDivergedException("a run of indices " + index + " to " + (index + count - 1)
                     + " arrived, the replica expects " + next);
         }
         writer.writeRun(index, Batch.runPosition(in, at), inSegment, at + Batch.RUN_BYTES, Batch.runLength(in, at),
                 count);
     }
-
 }

@@ -6,10 +6,10 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * How replication's threads (the embedded driver, the source's sessions and control loop, the replica) wait when
- * there is no work: {@code backoff} (the default: spin, yield, then park up to 50 µs; a wake-up costs 50 µs or more,
- * but idle threads leave the cores to the busy ones) or {@code yield} ({@link YieldingIdleStrategy}: every such
- * thread stays runnable, the lowest latency only where each has a core of its own; on a 2-vCPU VM it made the Aeron
- * floor's median 4 times slower, docs/replication.md). Chosen with the system property {@code blit.replication.idle}.
+ * there is no work: {@code backoff} (the default: spin, yield, then park up to 50 µs: a wake-up is late by up to
+ * that much, but idle threads leave the cores to the busy ones) or {@code yield} ({@link YieldingIdleStrategy}: every such
+ * thread stays runnable, the lowest latency only where each has a core of its own, and slower where threads share
+ * cores: measured in docs/replication.md). Chosen with the system property {@code blit.replication.idle}.
  * Public so that a benchmark of Aeron alone (the latency harness's floor) idles exactly as replication does.
  */
 public final class IdleStrategies {

@@ -85,6 +85,8 @@ public final class Replica implements AutoCloseable {
     private long acked = -1;
     private volatile boolean running = true;
     private volatile long held = -1;
+    /** Handshakes begun after the first (a silent source, a session that could not go on); only this thread writes. */
+    private volatile long resubscriptions;
     private volatile RefusalException refusal;
     private volatile RuntimeException failure;
 
@@ -126,6 +128,14 @@ public final class Replica implements AutoCloseable {
      */
     public RuntimeException failure() {
         return failure;
+    }
+
+    /**
+     * How many handshakes this replica began after its first: one per resubscription (its source fell silent for
+     * longer than {@link ReplicaOptions#sourceTimeout()}, or a session could not go on). For monitoring and tests.
+     */
+    public long resubscriptions() {
+        return resubscriptions;
     }
 
     /** Whether the replica's thread still runs. */
@@ -197,6 +207,7 @@ public final class Replica implements AutoCloseable {
         fromSource = null;
         toSource = null;
         lastHeard = System.nanoTime();
+        resubscriptions++; // only this thread writes it
     }
 
     /** Sends the SUBSCRIBE of the handshake (a new one if none runs), or the CONFIRM again while no reply came. */

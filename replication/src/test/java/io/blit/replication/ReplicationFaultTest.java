@@ -1,6 +1,7 @@
 package io.blit.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
@@ -13,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -60,9 +62,16 @@ class ReplicationFaultTest {
             Tick tick = new Tick();
             append(appender, tick, 0, 100_000);
             follower.awaitIndex(100_000, Duration.ofSeconds(60));
+            long resubscribed = follower.resubscriptions();
             cut.set(true);
             append(appender, tick, 100_000, 150_000);
-            Thread.sleep(2_000); // the replica hears nothing for longer than its source timeout: it resubscribes
+            // the replica hears nothing for longer than its source timeout (500 ms): it resubscribes
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (follower.resubscriptions() < resubscribed + 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(follower.resubscriptions() >= resubscribed + 1,
+                    "resubscriptions while cut off: " + (follower.resubscriptions() - resubscribed));
             cut.set(false);
             append(appender, tick, 150_000, 200_000);
             follower.awaitIndex(200_000, Duration.ofSeconds(60));

@@ -54,8 +54,8 @@ final class LatencyCommand {
         List<LatencyKind> kinds = options.kinds != null ? options.kinds.list()
                 : demo ? List.<LatencyKind>of(MessageKind.FLOOR, MessageKind.TC, MessageKind.NORMAL)
                         : List.<LatencyKind>of(MessageKind.TC);
-        String mode = (options.mode != null ? options.mode : demo ? LatencyOptions.Mode.PROCESS
-                : LatencyOptions.Mode.THREAD).cliName();
+        LatencyOptions.Mode mode = options.mode != null ? options.mode : demo ? LatencyOptions.Mode.PROCESS
+                : LatencyOptions.Mode.THREAD;
         // The demo's rate is one both kinds sustain here (a new ObjectInputStream costs ~10 us of CPU a message), so
         // that its tables compare per-message latency; at 100,000/s the normal-object figures are a growing backlog.
         long rate = positive(cli, "--rate", options.rate, demo ? 20_000 : 100_000);
@@ -101,7 +101,7 @@ final class LatencyCommand {
         }
     }
 
-    private static int execute(boolean demo, String mode, boolean pin, List<RunPlan> plans, int rounds, Path parent,
+    private static int execute(boolean demo, LatencyOptions.Mode mode, boolean pin, List<RunPlan> plans, int rounds, Path parent,
                                Path json, PrintStream out) {
         Path work = createTempDirectory(parent);
         List<Process> live = Collections.synchronizedList(new ArrayList<>());
@@ -110,7 +110,7 @@ final class LatencyCommand {
         try {
             RunPlan first = plans.getFirst();
             out.printf(Locale.ROOT, "%s: %s mode, %,d msg/s, %s%,d warm-up + %d runs x %,d messages per kind, consumer "
-                            + "wait %s; JDK %s, %d CPUs%s%n", demo ? "Blit latency demo" : "bench", mode, first.rate(),
+                            + "wait %s; JDK %s, %d CPUs%s%n", demo ? "Blit latency demo" : "bench", mode.cliName(), first.rate(),
                     rounds > 1 ? rounds + " rounds of " : "", first.warmup(), first.runs(), first.count(),
                     first.waitStrategy(), Runtime.version(), Runtime.getRuntime().availableProcessors(), pinNote(mode, pin));
             out.println("queue files in " + work + " (deleted at the end)");
@@ -126,7 +126,7 @@ final class LatencyCommand {
                     long start = System.nanoTime();
                     Path dir = work.resolve("queue-" + plan.kind().cliName());
                     // A kind with JVM flags of its own (a peer's) runs its threads in a JVM with those flags.
-                    LatencyResult result = !mode.equals("thread") ? ProcessMode.run(plan, dir, work, pin, live)
+                    LatencyResult result = mode == LatencyOptions.Mode.PROCESS ? ProcessMode.run(plan, dir, work, pin, live)
                             : plan.kind().childJvmFlags().isEmpty() ? ThreadMode.run(plan, dir)
                             : ProcessMode.runThreadsInOwnJvm(plan, dir, work, live);
                     deleteTree(dir);
@@ -138,7 +138,7 @@ final class LatencyCommand {
             List<LatencyResult> results = byKind.stream().map(LatencyCommand::merged).toList();
             out.println();
             for (LatencyResult result : results) {
-                out.println(ReportTable.format(result.kind().description() + ", " + mode + " mode, "
+                out.println(ReportTable.format(result.kind().description() + ", " + mode.cliName() + " mode, "
                         + String.format(Locale.ROOT, "%,d", result.rate()) + " msg/s", result));
                 out.println(result.placement());
             }
@@ -149,7 +149,7 @@ final class LatencyCommand {
             if (json != null) {
                 LatencyJson.write(json, results);
                 Path svg = chartFile(json);
-                LatencyChart.write(svg, mode + " mode, " + String.format(Locale.ROOT, "%,d", first.rate())
+                LatencyChart.write(svg, mode.cliName() + " mode, " + String.format(Locale.ROOT, "%,d", first.rate())
                         + " msg/s, " + rounds * first.runs() + " runs x " + String.format(Locale.ROOT, "%,d", first.count())
                         + " messages merged per kind; JDK " + Runtime.version(), results);
                 Path hlog = IntervalLog.fileFor(json);
@@ -246,11 +246,11 @@ final class LatencyCommand {
         return json.resolveSibling(base + ".svg");
     }
 
-    private static String pinNote(String mode, boolean pin) {
+    private static String pinNote(LatencyOptions.Mode mode, boolean pin) {
         if (!pin) {
             return "; not pinned";
         }
-        if (mode.equals("thread")) {
+        if (mode == LatencyOptions.Mode.THREAD) {
             return "; --pin ignored in thread mode (Java threads cannot be pinned without native code)";
         }
         return ProcessMode.canPin() ? "; producer pinned to CPU 0, consumer to CPU 1 (taskset)"

@@ -103,6 +103,15 @@ public final class RecordHeader {
         return word >>> STATE_SHIFT;
     }
 
+    /**
+     * Whether the record of {@code word} is final: COMMITTED or ABANDONED (no claimer will change it again). A padding
+     * word is COMMITTED, so final too; callers that treat padding apart test {@link #isPadding} first.
+     */
+    public static boolean isFinal(long word) {
+        long state = state(word);
+        return state == STATE_COMMITTED || state == STATE_ABANDONED;
+    }
+
     public static boolean isPadding(long word) {
         return (word & PADDING_BIT) != 0;
     }
@@ -151,7 +160,7 @@ public final class RecordHeader {
      * and the CAS never runs; only a truncation between the load and the CAS, in a caller still interpreted, is left.
      * C2 drops the unused load, and its compiled CAS is safe by itself (a fault in compiled code is deferred like a
      * load's). The load's value is deliberately unused: an acquire load whose value decides whether to CAS costs
-     * ~25 ns a claim in the throughput harness (docs/queue-performance.md), a plain unused load nothing.
+     * a claim measurably more in the throughput harness, a plain unused load nothing (docs/queue-performance.md).
      */
     public static long compareAndExchange(MemorySegment segment, long position, long expected, long word) {
         segment.get(ValueLayout.JAVA_LONG, position); // for the interpreter only: see above

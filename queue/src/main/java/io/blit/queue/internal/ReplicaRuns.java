@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The checks a replica ({@link io.blit.queue.ReplicaWriter}) makes on the record words and runs it is given, every
- * byte of which may come from the network: each refusal is an {@link IllegalArgumentException}, thrown before anything
+ * byte of which may come from the network: each refusal is a {@link io.blit.queue.ReplicaInputException}, thrown before anything
  * is written, after a bounded amount of work (no length or count makes a check loop longer than the event's own bytes,
  * nor allocates).
  */
@@ -25,18 +25,18 @@ public final class ReplicaRuns {
     public static long checkedRecord(long word, boolean padding, MemorySegment source, long offset, long size,
                                      long minBody) {
         if (!isFinalWord(word)) {
-            throw new IllegalArgumentException("not a committed or abandoned record word of at most "
+            throw new io.blit.queue.ReplicaInputException("not a committed or abandoned record word of at most "
                     + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
                     + RecordHeader.describe(word));
         }
         long length = padding ? 0 : RecordHeader.unsignedLength(word);
         checkBody(word, minBody);
         if (size != length) {
-            throw new IllegalArgumentException("record word " + RecordHeader.describe(word) + " with "
+            throw new io.blit.queue.ReplicaInputException("record word " + RecordHeader.describe(word) + " with "
                     + size + " payload bytes");
         }
         if (offset < 0 || offset > source.byteSize() - size) {
-            throw new IllegalArgumentException("payload bytes [" + offset + ", " + offset + " + " + size
+            throw new io.blit.queue.ReplicaInputException("payload bytes [" + offset + ", " + offset + " + " + size
                     + ") outside the " + source.byteSize() + " bytes given");
         }
         return length;
@@ -49,10 +49,10 @@ public final class ReplicaRuns {
      */
     public static void checkRunBounds(MemorySegment source, long offset, long length, int count, int maxRunBytes) {
         if (count < 1 || length < RecordHeader.LENGTH || (count > 1 && length > maxRunBytes)) {
-            throw new IllegalArgumentException("a run of " + count + " records in " + length + " bytes");
+            throw new io.blit.queue.ReplicaInputException("a run of " + count + " records in " + length + " bytes");
         }
         if (offset < 0 || offset > source.byteSize() - length) {
-            throw new IllegalArgumentException("run bytes [" + offset + ", " + offset + " + " + length
+            throw new io.blit.queue.ReplicaInputException("run bytes [" + offset + ", " + offset + " + " + length
                     + ") outside the " + source.byteSize() + " bytes given");
         }
     }
@@ -68,25 +68,25 @@ public final class ReplicaRuns {
         int records = 0;
         while (at < length) {
             if (length - at < RecordHeader.LENGTH) {
-                throw new IllegalArgumentException("a run's last record ends " + (length - at) + " bytes into a header");
+                throw new io.blit.queue.ReplicaInputException("a run's last record ends " + (length - at) + " bytes into a header");
             }
             long word = source.get(WORD_IN_COPY, offset + at);
             if (RecordHeader.isPadding(word) || !isFinalWord(word)) {
-                throw new IllegalArgumentException("not a committed or abandoned record word of at most "
+                throw new io.blit.queue.ReplicaInputException("not a committed or abandoned record word of at most "
                         + RecordHeader.MAX_PAYLOAD + " bytes in a run: " + RecordHeader.describe(word));
             }
             checkBody(word, minBody);
             long recordLength = RecordHeader.recordLength(RecordHeader.unsignedLength(word));
             if (recordLength > length - at) {
-                throw new IllegalArgumentException("record " + RecordHeader.describe(word) + " ends past its run");
+                throw new io.blit.queue.ReplicaInputException("record " + RecordHeader.describe(word) + " ends past its run");
             }
             at += recordLength;
             if (++records > count) {
-                throw new IllegalArgumentException("a run announced as " + count + " records holds more");
+                throw new io.blit.queue.ReplicaInputException("a run announced as " + count + " records holds more");
             }
         }
         if (records != count) {
-            throw new IllegalArgumentException("a run of " + records + " records announced as " + count);
+            throw new io.blit.queue.ReplicaInputException("a run of " + records + " records announced as " + count);
         }
         return source.get(WORD_IN_COPY, offset);
     }
@@ -95,7 +95,7 @@ public final class ReplicaRuns {
     private static void checkBody(long word, long minBody) {
         if (!RecordHeader.isPadding(word) && RecordHeader.state(word) == RecordHeader.STATE_COMMITTED
                 && RecordHeader.unsignedLength(word) < minBody) {
-            throw new IllegalArgumentException("committed record " + RecordHeader.describe(word) + " shorter than the "
+            throw new io.blit.queue.ReplicaInputException("committed record " + RecordHeader.describe(word) + " shorter than the "
                     + minBody + "-byte time every record of its file starts with");
         }
     }
@@ -105,11 +105,9 @@ public final class ReplicaRuns {
      * most {@link RecordHeader#MAX_PAYLOAD} bytes, or the COMMITTED padding word of length 0.
      */
     private static boolean isFinalWord(long word) {
-        long state = RecordHeader.state(word);
         if (RecordHeader.isPadding(word)) {
-            return state == RecordHeader.STATE_COMMITTED && RecordHeader.unsignedLength(word) == 0;
+            return RecordHeader.state(word) == RecordHeader.STATE_COMMITTED && RecordHeader.unsignedLength(word) == 0;
         }
-        return (state == RecordHeader.STATE_COMMITTED || state == RecordHeader.STATE_ABANDONED)
-                && RecordHeader.unsignedLength(word) <= RecordHeader.MAX_PAYLOAD;
+        return RecordHeader.isFinal(word) && RecordHeader.unsignedLength(word) <= RecordHeader.MAX_PAYLOAD;
     }
 }

@@ -1,0 +1,18 @@
+package io.blit.queue;
+
+/**
+ * Thrown by {@link ReplicaWriter} for an event no valid queue holds: a file header that does not decode, a record word
+ * that is not final or states a length its bytes do not have, a run whose words do not fill it. The bytes come from
+ * the replica's source over the network: nothing was written, and the session that sent them is to be ended.
+ */
+public final class ReplicaInputException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public ReplicaInputException(String message) {
+        super(message);
+    }
+
+    public ReplicaInputException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
