@@ -22,6 +22,10 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 @Mojo(name = "check-layout", defaultPhase = LifecyclePhase.VERIFY, requiresDependencyResolution = ResolutionScope.RUNTIME,
         threadSafe = true)
 public class CheckLayoutMojo extends AbstractLayoutMojo {
+    /** The goal's mojo; Maven creates it and sets its parameters. */
+    public CheckLayoutMojo() {
+    }
+
     /**
      * Modes that must share every layout (comma-separated, at least two of {@code modes}), e.g. when one process
      * writes with compact headers and another reads without: a class whose layout differs between them fails.

@@ -17,6 +17,9 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 @Mojo(name = "record-layout", requiresDependencyResolution = ResolutionScope.RUNTIME, threadSafe = true)
 @Execute(phase = LifecyclePhase.COMPILE)
 public class RecordLayoutMojo extends AbstractLayoutMojo {
+    /** The goal's mojo; Maven creates it and sets its parameters. */
+    public RecordLayoutMojo() {
+    }
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {

@@ -149,6 +149,9 @@ public final class BlockCopier<T> {
      * ({@code --sun-misc-unsafe-memory-access=deny}) {@link CopyEngine#GENERATED_FFM}. {@link #engine()}
      * says which.
      *
+     * @param <T>  the class
+     * @param type the class to copy
+     * @return its copier
      * @throws NullPointerException          if {@code type} is null
      * @throws NotTriviallyCopyableException if the class is not trivially copyable (see {@link LayoutVerifier})
      * @throws IllegalArgumentException      if Unsafe memory access is denied and the class's package is
@@ -162,6 +165,10 @@ public final class BlockCopier<T> {
     /**
      * The copier of {@code type} that uses the given engine, cached like {@link #of(Class)}.
      *
+     * @param <T>    the class
+     * @param type   the class to copy
+     * @param engine the engine to copy with
+     * @return its copier with that engine
      * @throws NullPointerException          if an argument is null
      * @throws NotTriviallyCopyableException if the class is not trivially copyable
      * @throws IllegalArgumentException      if {@code GENERATED} or {@code GENERATED_FFM} is asked for a
@@ -179,22 +186,22 @@ public final class BlockCopier<T> {
         };
     }
 
-    /** The engine this copier uses. */
+    /** {@return the engine this copier uses} */
     public CopyEngine engine() {
         return engine;
     }
 
-    /** The class this copier copies. */
+    /** {@return the class this copier copies} */
     public Class<T> type() {
         return type;
     }
 
-    /** The block this copier moves, as measured in this JVM. */
+    /** {@return the block this copier moves, as measured in this JVM} */
     public BlockLayout layout() {
         return layout;
     }
 
-    /** Bytes one object occupies in a segment: the length of its field block. */
+    /** {@return the bytes one object occupies in a segment: the length of its field block} */
     public long byteSize() {
         return length;
     }
@@ -202,6 +209,9 @@ public final class BlockCopier<T> {
     /**
      * Writes {@code source}'s field block to {@code target} at {@code offset}.
      *
+     * @param source the object to copy from
+     * @param target the segment to copy to
+     * @param offset the byte offset in {@code target} where the block starts
      * @throws NullPointerException          if an argument is null
      * @throws IllegalArgumentException      if {@code source} is not exactly of this copier's class, or if
      *                                       {@code target} is read-only (the FFM API's exception for that)
@@ -218,6 +228,9 @@ public final class BlockCopier<T> {
     /**
      * Reads the block at {@code offset} of {@code source} into the fields of {@code target}.
      *
+     * @param source the segment to copy from
+     * @param offset the byte offset in {@code source} where the block starts
+     * @param target the object whose fields are overwritten
      * @throws NullPointerException      if an argument is null
      * @throws IllegalArgumentException  if {@code target} is not exactly of this copier's class
      * @throws IndexOutOfBoundsException if {@code [offset, offset + byteSize())} is not inside {@code source}
@@ -235,6 +248,9 @@ public final class BlockCopier<T> {
      * element {@code i} at {@code offset + i * byteSize()}. Every element is checked before the first
      * is written.
      *
+     * @param sources the objects to copy from
+     * @param target  the segment to copy to
+     * @param offset  the byte offset in {@code target} of the first slot
      * @throws NullPointerException      if an argument or an element is null
      * @throws IllegalArgumentException  if an element is not exactly of this copier's class, or {@code target} is read-only
      * @throws IndexOutOfBoundsException if the slots do not fit inside {@code target}
@@ -248,6 +264,11 @@ public final class BlockCopier<T> {
      * Writes {@code count} elements of {@code sources} from index {@code from} to consecutive slots,
      * as {@link #writeAll(Object[], MemorySegment, long)}.
      *
+     * @param sources the objects to copy from
+     * @param from    the index of the first element to write
+     * @param count   how many elements to write
+     * @param target  the segment to copy to
+     * @param offset  the byte offset in {@code target} of the first slot
      * @throws IndexOutOfBoundsException also if {@code [from, from + count)} is not inside the array
      */
     public void writeAll(T[] sources, int from, int count, MemorySegment target, long offset) {
@@ -270,6 +291,9 @@ public final class BlockCopier<T> {
      * Reads consecutive slots into every element of {@code targets}, slot {@code i} from
      * {@code offset + i * byteSize()}. Every element is checked before the first is read.
      *
+     * @param source  the segment to copy from
+     * @param offset  the byte offset in {@code source} of the first slot
+     * @param targets the objects whose fields are overwritten
      * @throws NullPointerException      if an argument or an element is null
      * @throws IllegalArgumentException  if an element is not exactly of this copier's class
      * @throws IndexOutOfBoundsException if the slots do not fit inside {@code source}
@@ -283,6 +307,11 @@ public final class BlockCopier<T> {
      * Reads {@code count} consecutive slots into {@code targets} from index {@code from}, as
      * {@link #readAll(MemorySegment, long, Object[])}.
      *
+     * @param source  the segment to copy from
+     * @param offset  the byte offset in {@code source} of the first slot
+     * @param targets the objects whose fields are overwritten
+     * @param from    the index of the first element to read into
+     * @param count   how many slots to read
      * @throws IndexOutOfBoundsException also if {@code [from, from + count)} is not inside the array
      */
     public void readAll(MemorySegment source, long offset, T[] targets, int from, int count) {

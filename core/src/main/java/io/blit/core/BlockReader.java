@@ -99,6 +99,11 @@ public final class BlockReader<T> {
      * A reader of blocks written under {@code writer} into objects of {@code type}, with
      * {@code type}'s default copier ({@link BlockCopier#of(Class)}).
      *
+     * @param <T>    the reading class
+     * @param writer the layout the blocks were written with
+     * @param type   the reading class
+     * @param policy whether a layout other than {@code type}'s is refused or translated
+     * @return the reader
      * @throws NullPointerException                         if an argument is null
      * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
      * @throws IncompatibleLayoutException                  as {@link #of(LayoutDescriptor, BlockCopier, LayoutPolicy)}
@@ -111,6 +116,11 @@ public final class BlockReader<T> {
      * A reader of blocks written under {@code writer} into objects of {@code copier}'s class, whose
      * final copy into the object uses that copier.
      *
+     * @param <T>    the reading class
+     * @param writer the layout the blocks were written with
+     * @param copier the copier of the reading class
+     * @param policy whether a layout other than the copier's is refused or translated
+     * @return the reader
      * @throws NullPointerException        if an argument is null
      * @throws IncompatibleLayoutException if a field's type changed, the writer names two fields alike, or
      *                                     {@code policy} is STRICT and the layouts or byte orders differ;
@@ -180,6 +190,9 @@ public final class BlockReader<T> {
     /**
      * Reads the writer's block at {@code offset} of {@code source} into the fields of {@code target}.
      *
+     * @param source the segment to read from
+     * @param offset the byte offset in {@code source} where the writer's block starts
+     * @param target the object whose fields are overwritten
      * @throws NullPointerException      if an argument is null
      * @throws IllegalArgumentException  if {@code target} is not exactly of the reader's class
      * @throws IndexOutOfBoundsException if {@code [offset, offset + byteSize())} is not inside {@code source}
@@ -209,12 +222,12 @@ public final class BlockReader<T> {
         }
     }
 
-    /** Bytes one block occupies in the source: the writer's block length. */
+    /** {@return the bytes one block occupies in the source: the writer's block length} */
     public long byteSize() {
         return writerLength;
     }
 
-    /** True if reads translate field by field; false if they are one bulk copy (identical layouts). */
+    /** {@return true if reads translate field by field; false if they are one bulk copy (identical layouts)} */
     public boolean translates() {
         return translation != null;
     }
@@ -224,32 +237,32 @@ public final class BlockReader<T> {
         return translator;
     }
 
-    /** The layout the blocks were written with. */
+    /** {@return the layout the blocks were written with} */
     public LayoutDescriptor writerLayout() {
         return writer;
     }
 
-    /** The copier of the reading class, whose layout is the reader's. */
+    /** {@return the copier of the reading class, whose layout is the reader's} */
     public BlockCopier<T> copier() {
         return copier;
     }
 
-    /** The policy this reader was built with. */
+    /** {@return the policy this reader was built with} */
     public LayoutPolicy policy() {
         return policy;
     }
 
-    /** The field-by-field comparison of the writer's layout with the reader's. */
+    /** {@return the field-by-field comparison of the writer's layout with the reader's} */
     public LayoutComparison comparison() {
         return comparison;
     }
 
-    /** Names of the reader's fields that the writer lacks, which every read sets to zero, in reader offset order. */
+    /** {@return the names of the reader's fields that the writer lacks, which every read sets to zero, in reader offset order} */
     public List<String> zeroedFields() {
         return zeroed;
     }
 
-    /** Names of the writer's fields that the reader lacks, whose bytes every read ignores, in writer offset order. */
+    /** {@return the names of the writer's fields that the reader lacks, whose bytes every read ignores, in writer offset order} */
     public List<String> ignoredFields() {
         return ignored;
     }

@@ -16,6 +16,8 @@ public final class IncompatibleLayoutException extends IllegalArgumentException 
     private final transient LayoutComparison comparison;
 
     /**
+     * An exception with its explanation and the comparison behind it.
+     *
      * @param message    the explanation, naming class and fields
      * @param comparison the field-by-field comparison of the two layouts
      */
@@ -24,7 +26,11 @@ public final class IncompatibleLayoutException extends IllegalArgumentException 
         this.comparison = Objects.requireNonNull(comparison, "comparison");
     }
 
-    /** The field-by-field comparison of the writer's and the reader's layouts. */
+    /**
+     * The field-by-field comparison of the writer's and the reader's layouts.
+     *
+     * @return the comparison; null in an exception that was deserialized (the comparison is not serialized)
+     */
     public LayoutComparison comparison() {
         return comparison;
     }

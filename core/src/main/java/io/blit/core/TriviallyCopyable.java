@@ -42,6 +42,7 @@ public abstract class TriviallyCopyable {
     /**
      * Bytes this object occupies in a segment: the length of its class's field block.
      *
+     * @return the length of the field block in bytes
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final long byteSize() {
@@ -51,6 +52,7 @@ public abstract class TriviallyCopyable {
     /**
      * This class's block layout in the running JVM.
      *
+     * @return the layout, measured once per class
      * @throws NotTriviallyCopyableException if this class is not trivially copyable
      */
     public final BlockLayout layout() {
@@ -60,6 +62,8 @@ public abstract class TriviallyCopyable {
     /**
      * Writes this object's field block to {@code segment} at {@code offset}.
      *
+     * @param segment the segment to write to
+     * @param offset  the byte offset in the segment where the block starts
      * @throws NullPointerException          if {@code segment} is null
      * @throws IndexOutOfBoundsException     if {@code [offset, offset + byteSize())} is not inside the segment
      * @throws IllegalStateException         if the segment's arena is closed
@@ -74,6 +78,8 @@ public abstract class TriviallyCopyable {
     /**
      * Overwrites every field of this object with the block at {@code offset} of {@code segment}.
      *
+     * @param segment the segment to read from
+     * @param offset  the byte offset in the segment where the block starts
      * @throws NullPointerException          if {@code segment} is null
      * @throws IndexOutOfBoundsException     if {@code [offset, offset + byteSize())} is not inside the segment
      * @throws IllegalStateException         if the segment's arena is closed

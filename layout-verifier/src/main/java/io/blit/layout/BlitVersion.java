@@ -18,6 +18,7 @@ public final class BlitVersion {
     /**
      * The project version, e.g. {@code 0.1.0-SNAPSHOT}.
      *
+     * @return the version Maven wrote into {@code version.properties}
      * @throws IllegalStateException if the build did not put a filtered {@code version.properties} beside this class
      * @throws UncheckedIOException  if it cannot be read
      */

@@ -35,6 +35,8 @@ public record BlockLayout(Class<?> type,
                           String fingerprint) {
 
     /**
+     * Checks that every component follows from the fields.
+     *
      * @throws NullPointerException     if any component is null
      * @throws IllegalArgumentException if the fields overlap, are unsorted or empty, or start, length,
      *                                  padding or fingerprint do not follow from them
@@ -81,6 +83,10 @@ public record BlockLayout(Class<?> type,
     /**
      * A layout of the given fields, in any order, with start, length, padding and fingerprint derived.
      *
+     * @param type   the class
+     * @param fields every instance field of the class's hierarchy, in any order
+     * @param jvm    the JVM facts the fields' offsets were measured under
+     * @return the layout, its fields sorted by offset
      * @throws IllegalArgumentException if the fields are empty or overlap
      */
     public static BlockLayout of(Class<?> type, List<FieldSlot> fields, JvmFacts jvm) {
@@ -94,17 +100,17 @@ public record BlockLayout(Class<?> type,
         return new BlockLayout(type, start, length, sorted, gapsBetween(sorted), jvm, fingerprintOf(sorted, start, length));
     }
 
-    /** This layout without its class: what a file header stores and a class-free reader compares. */
+    /** {@return this layout without its class: what a file header stores and a class-free reader compares} */
     public LayoutDescriptor descriptor() {
         return LayoutDescriptor.of(this);
     }
 
-    /** The first offset after the block. */
+    /** {@return the first offset after the block} */
     public int end() {
         return start + length;
     }
 
-    /** Total bytes of padding inside the block. */
+    /** {@return the total bytes of padding inside the block} */
     public int paddingBytes() {
         int sum = 0;
         for (PaddingGap gap : padding) {
@@ -116,6 +122,8 @@ public record BlockLayout(Class<?> type,
     /**
      * The field with this name.
      *
+     * @param name the field's name
+     * @return the field
      * @throws IllegalArgumentException if the class has no such instance field
      */
     public FieldSlot field(String name) {
@@ -127,7 +135,7 @@ public record BlockLayout(Class<?> type,
         throw new IllegalArgumentException(type.getName() + " has no instance field named '" + name + "'");
     }
 
-    /** A multi-line table of the block: one line per field and per padding gap, by offset. */
+    /** {@return a multi-line table of the block: one line per field and per padding gap, by offset} */
     public String describe() {
         StringBuilder out = new StringBuilder();
         out.append(type.getName()).append(": block [").append(start).append(", ").append(end())

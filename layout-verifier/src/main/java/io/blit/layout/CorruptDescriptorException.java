@@ -8,6 +8,7 @@ package io.blit.layout;
 public final class CorruptDescriptorException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** The byte offset, from the start of the segment, where the problem was found. */
     private final long offset;
 
     CorruptDescriptorException(long offset, String problem) {
@@ -20,7 +21,7 @@ public final class CorruptDescriptorException extends IllegalArgumentException {
         initCause(cause);
     }
 
-    /** The byte offset, from the start of the segment, where the problem was found. */
+    /** {@return the byte offset, from the start of the segment, where the problem was found} */
     public long offset() {
         return offset;
     }

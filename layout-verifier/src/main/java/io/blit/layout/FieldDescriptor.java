@@ -16,6 +16,8 @@ import java.util.Objects;
 public record FieldDescriptor(String name, String declaringClassName, FieldType type, int offset) {
 
     /**
+     * Checks the components.
+     *
      * @throws NullPointerException     if any reference is null
      * @throws IllegalArgumentException if a name is empty, or the offset negative or so large that the field's end overflows an int
      */
@@ -34,22 +36,26 @@ public record FieldDescriptor(String name, String declaringClassName, FieldType 
         }
     }
 
-    /** The class-free form of a field slot. */
+    /**
+     * {@return the class-free form of a field slot}
+     *
+     * @param slot a field of a measured layout
+     */
     public static FieldDescriptor of(FieldSlot slot) {
         return new FieldDescriptor(slot.name(), slot.declaringClass().getName(), slot.type(), slot.offset());
     }
 
-    /** Bytes the field occupies. */
+    /** {@return the number of bytes the field occupies} */
     public int size() {
         return type.size();
     }
 
-    /** The first offset after the field. */
+    /** {@return the first offset after the field} */
     public int end() {
         return offset + type.size();
     }
 
-    /** The declaring class's name without package or enclosing classes, as {@link Class#getSimpleName()}. */
+    /** {@return the declaring class's name without package or enclosing classes, as {@link Class#getSimpleName()}} */
     public String declaringSimpleName() {
         String simple = declaringClassName.substring(declaringClassName.lastIndexOf('.') + 1);
         return simple.substring(simple.lastIndexOf('$') + 1);

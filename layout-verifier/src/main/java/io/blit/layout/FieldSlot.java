@@ -13,6 +13,8 @@ import java.util.Objects;
 public record FieldSlot(String name, Class<?> declaringClass, FieldType type, int offset) {
 
     /**
+     * Checks the components.
+     *
      * @throws NullPointerException     if any reference is null
      * @throws IllegalArgumentException if the offset is negative or the name empty
      */
@@ -28,12 +30,12 @@ public record FieldSlot(String name, Class<?> declaringClass, FieldType type, in
         }
     }
 
-    /** Bytes the field occupies. */
+    /** {@return the number of bytes the field occupies} */
     public int size() {
         return type.size();
     }
 
-    /** The first offset after the field. */
+    /** {@return the first offset after the field} */
     public int end() {
         return offset + type.size();
     }

@@ -46,10 +46,13 @@ public final class HotSpotLayoutModel {
     /**
      * The offset of every instance field of {@code type}'s whole hierarchy, superclass fields first.
      *
+     * @param type       the class whose instances are modelled
      * @param headerSize bytes of the object header, where fields may start: 8, 12 or 16
      * @param oopSize    bytes of a reference field: 4 with compressed oops, else 8
      * @param restrictContended {@code -XX:+RestrictContended} (the default): {@code @Contended} is
      *                   honoured only in JDK classes
+     * @return each instance field (primitive or reference) with its byte offset from the start of the object,
+     *         superclass fields first
      * @throws NullPointerException          if {@code type} is null
      * @throws IllegalArgumentException      if a size is not one HotSpot uses
      * @throws UnsupportedOperationException if {@code restrictContended} is false: {@code @Contended} fields,
@@ -98,6 +101,8 @@ public final class HotSpotLayoutModel {
      * {@link #instanceFieldOffsets(Class, int, int, boolean)} for this JVM's header size, reference size
      * and {@code RestrictContended}, read from its flags ({@link JvmFacts#current()}).
      *
+     * @param type the class whose instances are modelled
+     * @return each instance field with its byte offset from the start of the object, superclass fields first
      * @throws UnsupportedOperationException if this JVM runs with {@code -XX:-RestrictContended}, or if
      *                                       Unsafe memory access is denied and the JVM is not HotSpot
      */

@@ -27,7 +27,12 @@ public record JvmFacts(int objectHeaderSize,
                        String vmVersion,
                        ByteOrder byteOrder) {
 
-    /** @throws IllegalArgumentException if a size is not positive; NullPointerException for null names or order */
+    /**
+     * Checks the components.
+     *
+     * @throws IllegalArgumentException if a size is not positive
+     * @throws NullPointerException     if a name or the byte order is null
+     */
     public JvmFacts {
         Objects.requireNonNull(vmName, "vmName");
         Objects.requireNonNull(vmVersion, "vmVersion");
@@ -41,7 +46,14 @@ public record JvmFacts(int objectHeaderSize,
      * Facts of a JVM with this platform's native byte order: the six-argument form, for callers that
      * do not name a byte order.
      *
-     * @throws IllegalArgumentException if a size is not positive; NullPointerException for null names
+     * @param objectHeaderSize        bytes before the first possible field offset
+     * @param compactObjectHeaders    {@code -XX:+UseCompactObjectHeaders}
+     * @param compressedClassPointers {@code -XX:+UseCompressedClassPointers}
+     * @param objectAlignment         {@code -XX:ObjectAlignmentInBytes}
+     * @param vmName                  {@code java.vm.name}
+     * @param vmVersion               {@code java.vm.version}
+     * @throws IllegalArgumentException if a size is not positive
+     * @throws NullPointerException     if a name is null
      */
     public JvmFacts(int objectHeaderSize, boolean compactObjectHeaders, boolean compressedClassPointers,
                     int objectAlignment, String vmName, String vmVersion) {
@@ -54,13 +66,14 @@ public record JvmFacts(int objectHeaderSize,
      * of a probe field) where {@code sun.misc.Unsafe} memory access is allowed, else derived from the
      * flags ({@link HotSpotLayoutModel}).
      *
+     * @return the facts of the running JVM
      * @throws UnsupportedOperationException if Unsafe memory access is denied and the JVM is not HotSpot
      */
     public static JvmFacts current() {
         return Current.FACTS;
     }
 
-    /** A short tag for the header mode, e.g. {@code "compact-headers"}. */
+    /** {@return a short tag for the header mode, e.g. {@code "compact-headers"}} */
     public String headerMode() {
         if (compactObjectHeaders) {
             return "compact-headers";

@@ -27,6 +27,8 @@ import java.util.Objects;
 public record LayoutComparison(LayoutDescriptor writer, LayoutDescriptor reader, List<LayoutDifference> differences) {
 
     /**
+     * Checks that the differences agree with the fingerprints.
+     *
      * @throws NullPointerException     if any component is null
      * @throws IllegalArgumentException if the differences are empty but the fingerprints differ, or the reverse
      */
@@ -40,7 +42,13 @@ public record LayoutComparison(LayoutDescriptor writer, LayoutDescriptor reader,
         }
     }
 
-    /** Compares the two layouts; see the class comment for how fields are matched. */
+    /**
+     * Compares the two layouts; see the class comment for how fields are matched.
+     *
+     * @param writer the layout a block was written with
+     * @param reader the layout it would be read with
+     * @return the comparison, with every difference
+     */
     public static LayoutComparison of(LayoutDescriptor writer, LayoutDescriptor reader) {
         List<LayoutDifference> differences = new ArrayList<>();
         if (!writer.fingerprint().equals(reader.fingerprint())) {
@@ -78,14 +86,14 @@ public record LayoutComparison(LayoutDescriptor writer, LayoutDescriptor reader,
         return new LayoutComparison(writer, reader, differences);
     }
 
-    /** True when a block written under {@link #writer()} reads correctly under {@link #reader()}. */
+    /** {@return true when a block written under {@link #writer()} reads correctly under {@link #reader()}} */
     public boolean identical() {
         return writer.fingerprint().equals(reader.fingerprint());
     }
 
     /**
-     * One line per difference under a line that names both layouts, or one line saying they are
-     * identical; the text of a "layout mismatch" error.
+     * {@return one line per difference under a line that names both layouts, or one line saying they are
+     * identical; the text of a "layout mismatch" error}
      */
     public String report() {
         StringBuilder out = new StringBuilder();

@@ -64,6 +64,8 @@ public record LayoutDescriptor(String className,
                                String fingerprint) {
 
     /**
+     * Checks that every component follows from the fields.
+     *
      * @throws NullPointerException     if any component is null
      * @throws IllegalArgumentException if the class name is empty, the fields are empty, unsorted or
      *                                  overlap, or start, length or fingerprint do not follow from them
@@ -104,7 +106,11 @@ public record LayoutDescriptor(String className,
         }
     }
 
-    /** The class-free form of a layout; its fingerprint equals the layout's. */
+    /**
+     * {@return the class-free form of a layout; its fingerprint equals the layout's}
+     *
+     * @param layout a measured layout
+     */
     public static LayoutDescriptor of(BlockLayout layout) {
         List<FieldDescriptor> fields = layout.fields().stream().map(FieldDescriptor::of).toList();
         return new LayoutDescriptor(layout.type().getName(), layout.start(), layout.length(), fields, layout.jvm(),
@@ -114,6 +120,10 @@ public record LayoutDescriptor(String className,
     /**
      * A descriptor of the given fields, in any order, with start, length and fingerprint derived.
      *
+     * @param className the binary name of the class
+     * @param fields    every instance field of the class's hierarchy, in any order
+     * @param jvm       the JVM facts the fields' offsets were measured under
+     * @return the descriptor, its fields sorted by offset
      * @throws IllegalArgumentException if the fields are empty or overlap
      */
     public static LayoutDescriptor of(String className, List<FieldDescriptor> fields, JvmFacts jvm) {
@@ -127,7 +137,7 @@ public record LayoutDescriptor(String className,
         return new LayoutDescriptor(className, start, length, sorted, jvm, fingerprintOf(sorted, start, length));
     }
 
-    /** The first offset after the block. */
+    /** {@return the first offset after the block} */
     public int end() {
         return start + length;
     }
@@ -136,6 +146,8 @@ public record LayoutDescriptor(String className,
      * The field with this name; for a name that several classes of the hierarchy declare, the one at
      * the lowest offset.
      *
+     * @param name the field's name
+     * @return the field
      * @throws IllegalArgumentException if there is no such field
      */
     public FieldDescriptor field(String name) {
@@ -150,12 +162,15 @@ public record LayoutDescriptor(String className,
     /**
      * How a block written with this (the writer's) layout reads under {@code reader}'s layout: identical
      * when the fingerprints are equal, else every difference, field by field.
+     *
+     * @param reader the layout the block would be read with
+     * @return the comparison of this layout (the writer's) with the reader's
      */
     public LayoutComparison compatibility(LayoutDescriptor reader) {
         return LayoutComparison.of(this, reader);
     }
 
-    /** Bytes {@link #encodeTo(MemorySegment, long)} writes. */
+    /** {@return the number of bytes {@link #encodeTo(MemorySegment, long)} writes} */
     public int encodedSize() {
         return DescriptorCodec.encodedSize(this);
     }
@@ -163,6 +178,8 @@ public record LayoutDescriptor(String className,
     /**
      * Writes this descriptor at {@code offset}, {@link #encodedSize()} bytes.
      *
+     * @param segment the segment to write to
+     * @param offset  the byte offset in the segment where the descriptor starts
      * @throws IllegalArgumentException  if the segment is read-only, or a count or name exceeds the
      *                                   format's bounds (more than 65535 fields, a name over 1024 bytes)
      * @throws IndexOutOfBoundsException if {@code [offset, offset + encodedSize())} is outside the segment
@@ -175,6 +192,9 @@ public record LayoutDescriptor(String className,
     /**
      * Reads a descriptor written by {@link #encodeTo(MemorySegment, long)}.
      *
+     * @param segment the segment to read from
+     * @param offset  the byte offset in the segment where the descriptor starts
+     * @return the descriptor
      * @throws CorruptDescriptorException if the bytes at {@code offset} are truncated, corrupt or not a
      *                                    descriptor; the message names the byte offset and the problem
      * @throws IndexOutOfBoundsException  if {@code offset} is negative or beyond the segment's end
@@ -188,6 +208,9 @@ public record LayoutDescriptor(String className,
      * Bytes the descriptor at {@code offset} extends over, from its header alone (checking magic,
      * version and that the size is plausible and inside the segment, but not the content).
      *
+     * @param segment the segment to read from
+     * @param offset  the byte offset in the segment where the descriptor starts
+     * @return the descriptor's encoded size in bytes
      * @throws CorruptDescriptorException as {@link #decode(MemorySegment, long)} for the header
      * @throws IndexOutOfBoundsException  if {@code offset} is negative or beyond the segment's end
      */
@@ -195,7 +218,7 @@ public record LayoutDescriptor(String className,
         return DescriptorCodec.encodedSizeAt(segment, offset);
     }
 
-    /** A multi-line table of the block, one line per field and padding gap, as {@link BlockLayout#describe()}. */
+    /** {@return a multi-line table of the block, one line per field and padding gap, as {@link BlockLayout#describe()}} */
     public String describe() {
         StringBuilder out = new StringBuilder();
         int padding = length;

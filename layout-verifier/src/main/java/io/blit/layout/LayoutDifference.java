@@ -8,10 +8,16 @@ package io.blit.layout;
  */
 public sealed interface LayoutDifference {
 
-    /** The reader's class name, which every message names. */
+    /** {@return the reader's class name, which every message names} */
     String className();
 
-    /** The writer has a field the reader lacks; its bytes would be dropped. */
+    /**
+     * The writer has a field the reader lacks; its bytes would be dropped.
+     *
+     * @param className            the reader's class name
+     * @param writerField          the writer's field
+     * @param writerRelativeOffset its offset relative to the writer's block start
+     */
     record MissingInReader(String className, FieldDescriptor writerField, int writerRelativeOffset) implements LayoutDifference {
         @Override
         public String toString() {
@@ -20,7 +26,13 @@ public sealed interface LayoutDifference {
         }
     }
 
-    /** The reader has a field the writer lacks; it would be filled from whatever bytes lie there. */
+    /**
+     * The reader has a field the writer lacks; it would be filled from whatever bytes lie there.
+     *
+     * @param className            the reader's class name
+     * @param readerField          the reader's field
+     * @param readerRelativeOffset its offset relative to the reader's block start
+     */
     record ExtraInReader(String className, FieldDescriptor readerField, int readerRelativeOffset) implements LayoutDifference {
         @Override
         public String toString() {
@@ -29,7 +41,14 @@ public sealed interface LayoutDifference {
         }
     }
 
-    /** A field of both layouts whose type differs. */
+    /**
+     * A field of both layouts whose type differs.
+     *
+     * @param className  the reader's class name
+     * @param field      the field's name
+     * @param writerType its type in the writer's layout
+     * @param readerType its type in the reader's layout
+     */
     record TypeChanged(String className, String field, FieldType writerType, FieldType readerType) implements LayoutDifference {
         @Override
         public String toString() {
@@ -38,7 +57,14 @@ public sealed interface LayoutDifference {
         }
     }
 
-    /** A field of both layouts at a different offset relative to the block's start. */
+    /**
+     * A field of both layouts at a different offset relative to the block's start.
+     *
+     * @param className            the reader's class name
+     * @param field                the field's name
+     * @param writerRelativeOffset its offset relative to the writer's block start
+     * @param readerRelativeOffset its offset relative to the reader's block start
+     */
     record OffsetChanged(String className, String field, int writerRelativeOffset, int readerRelativeOffset) implements LayoutDifference {
         @Override
         public String toString() {
@@ -47,7 +73,13 @@ public sealed interface LayoutDifference {
         }
     }
 
-    /** The blocks differ in length, so a record of one does not even have the size of the other. */
+    /**
+     * The blocks differ in length, so a record of one does not even have the size of the other.
+     *
+     * @param className    the reader's class name
+     * @param writerLength the writer's block length in bytes
+     * @param readerLength the reader's block length in bytes
+     */
     record LengthChanged(String className, int writerLength, int readerLength) implements LayoutDifference {
         @Override
         public String toString() {

@@ -53,6 +53,8 @@ public final class LayoutVerifier {
     /**
      * The block layout of {@code type} in this JVM.
      *
+     * @param type the class to verify
+     * @return its block layout, measured once per class and cached
      * @throws NullPointerException           if {@code type} is null
      * @throws NotTriviallyCopyableException  if the class is not trivially copyable; the message names
      *                                        the class and every offending field with its type and offset
@@ -70,7 +72,12 @@ public final class LayoutVerifier {
         throw new NotTriviallyCopyableException(cached.type(), cached.getMessage());
     }
 
-    /** Whether {@link #verify(Class)} would succeed. */
+    /**
+     * {@return whether {@link #verify(Class)} would succeed}
+     *
+     * @param type the class to check
+     * @throws NullPointerException if {@code type} is null
+     */
     public static boolean isTriviallyCopyable(Class<?> type) {
         return VERDICTS.get(Objects.requireNonNull(type, "type")) instanceof BlockLayout;
     }

@@ -7,9 +7,12 @@ package io.blit.layout;
 public final class NotTriviallyCopyableException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** The class that was rejected. */
     private final Class<?> type;
 
     /**
+     * An exception for a rejected class.
+     *
      * @param type    the rejected class
      * @param message the reason, naming class, field, type and offset where they apply
      */
@@ -18,7 +21,7 @@ public final class NotTriviallyCopyableException extends IllegalArgumentExceptio
         this.type = type;
     }
 
-    /** The class that was rejected. */
+    /** {@return the class that was rejected} */
     public Class<?> type() {
         return type;
     }

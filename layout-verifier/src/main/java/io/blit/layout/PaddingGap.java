@@ -8,7 +8,11 @@ package io.blit.layout;
  * @param length how many bytes, at least 1
  */
 public record PaddingGap(int offset, int length) {
-    /** @throws IllegalArgumentException if the offset is negative or the length not positive */
+    /**
+     * Checks the components.
+     *
+     * @throws IllegalArgumentException if the offset is negative or the length not positive
+     */
     public PaddingGap {
         if (offset < 0 || length <= 0) {
             throw new IllegalArgumentException("invalid padding gap offset=" + offset + " length=" + length);

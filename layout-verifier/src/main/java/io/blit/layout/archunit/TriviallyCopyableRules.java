@@ -48,7 +48,7 @@ public final class TriviallyCopyableRules {
     private TriviallyCopyableRules() {
     }
 
-    /** Every subclass of TriviallyCopyable declares only primitive instance fields. */
+    /** {@return the rule that every subclass of TriviallyCopyable declares only primitive instance fields} */
     public static ArchRule onlyPrimitiveInstanceFields() {
         return classes().that(areTriviallyCopyable())
                 .should(new ArchCondition<JavaClass>("declare only primitive instance fields") {
@@ -65,7 +65,7 @@ public final class TriviallyCopyableRules {
                 .because("Blit copies the whole field block of these classes as bytes; a reference would be copied as a raw pointer");
     }
 
-    /** Every subclass of TriviallyCopyable declares no final instance field. */
+    /** {@return the rule that every subclass of TriviallyCopyable declares no final instance field} */
     public static ArchRule noFinalInstanceFields() {
         return classes().that(areTriviallyCopyable())
                 .should(new ArchCondition<JavaClass>("declare no final instance fields") {
@@ -82,7 +82,7 @@ public final class TriviallyCopyableRules {
                 .because("the layout verifier refuses final fields (docs/layout-verifier.md)");
     }
 
-    /** No two instance fields in the hierarchy of a subclass of TriviallyCopyable share a name. */
+    /** {@return the rule that no two instance fields in the hierarchy of a subclass of TriviallyCopyable share a name} */
     public static ArchRule uniqueFieldNamesInHierarchy() {
         return classes().that(areTriviallyCopyable())
                 .should(new ArchCondition<JavaClass>("have uniquely named instance fields across their hierarchy") {
@@ -108,14 +108,14 @@ public final class TriviallyCopyableRules {
                 .because("the layout verifier refuses shadowed field names (docs/layout-verifier.md)");
     }
 
-    /** All of the above as one rule. */
+    /** {@return all of the above as one rule} */
     public static ArchRule all() {
         return CompositeArchRule.of(onlyPrimitiveInstanceFields())
                 .and(noFinalInstanceFields())
                 .and(uniqueFieldNamesInHierarchy());
     }
 
-    /** Subclasses of TriviallyCopyable, direct or not, other than itself. */
+    /** {@return the predicate that selects the subclasses of TriviallyCopyable, direct or not, other than itself} */
     public static DescribedPredicate<JavaClass> areTriviallyCopyable() {
         return assignableTo(TRIVIALLY_COPYABLE).and(not(name(TRIVIALLY_COPYABLE)))
                 .as("are subclasses of " + TRIVIALLY_COPYABLE);

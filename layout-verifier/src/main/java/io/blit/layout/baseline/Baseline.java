@@ -29,6 +29,8 @@ public record Baseline(List<BaselineEntry> entries) {
             Comparator.comparing(BaselineEntry::className).thenComparing(BaselineEntry::mode);
 
     /**
+     * Sorts the entries and checks that no class and mode has two.
+     *
      * @throws NullPointerException     if the list or an entry is null
      * @throws IllegalArgumentException if two entries have the same class and mode
      */
@@ -43,22 +45,41 @@ public record Baseline(List<BaselineEntry> entries) {
         entries = List.copyOf(sorted);
     }
 
-    /** A baseline of the given entries, in any order. */
+    /**
+     * {@return a baseline of the given entries}
+     *
+     * @param entries the entries, in any order
+     * @throws NullPointerException     if the collection or an entry is null
+     * @throws IllegalArgumentException if two entries have the same class and mode
+     */
     public static Baseline of(Collection<BaselineEntry> entries) {
         return new Baseline(List.copyOf(entries));
     }
 
-    /** The entry for this class and mode, if recorded. */
+    /**
+     * {@return the entry for this class and mode, if recorded}
+     *
+     * @param className the binary name of the class
+     * @param mode      the JVM mode
+     */
     public Optional<BaselineEntry> entry(String className, JvmMode mode) {
         return entries.stream().filter(e -> e.className().equals(className) && e.mode() == mode).findFirst();
     }
 
-    /** The entries that match. */
+    /**
+     * {@return a baseline of the entries that match}
+     *
+     * @param keep selects the entries to keep
+     */
     public Baseline filter(Predicate<BaselineEntry> keep) {
         return new Baseline(entries.stream().filter(keep).toList());
     }
 
-    /** This baseline with {@code replacements} instead of any entry of the same class and mode. */
+    /**
+     * {@return this baseline with {@code replacements} instead of any entry of the same class and mode}
+     *
+     * @param replacements the entries that replace this baseline's, or are added to them
+     */
     public Baseline replacing(Baseline replacements) {
         Map<String, BaselineEntry> merged = new HashMap<>();
         for (BaselineEntry entry : entries) {
@@ -81,6 +102,7 @@ public record Baseline(List<BaselineEntry> entries) {
      * </pre>
      *
      * @param recordCommand how to re-record this file, written into a comment; may be empty
+     * @return the text, every line ended by {@code \n}
      */
     public String format(String recordCommand) {
         return BaselineFormat.format(this, recordCommand);
@@ -89,7 +111,9 @@ public record Baseline(List<BaselineEntry> entries) {
     /**
      * Parses baseline text.
      *
+     * @param text   the text, as {@link #format(String)} writes it
      * @param source names the text in error messages, e.g. the file's path
+     * @return the baseline
      * @throws BaselineFormatException naming {@code source}, the line number and the problem
      */
     public static Baseline parse(String text, String source) {
@@ -99,6 +123,8 @@ public record Baseline(List<BaselineEntry> entries) {
     /**
      * Reads a baseline file.
      *
+     * @param file the file, UTF-8
+     * @return the baseline
      * @throws UncheckedIOException    if the file cannot be read (e.g. it does not exist)
      * @throws BaselineFormatException naming the file, the line number and the problem
      */
@@ -113,6 +139,8 @@ public record Baseline(List<BaselineEntry> entries) {
     /**
      * Writes this baseline to {@code file} (creating its parent directories), replacing it whole.
      *
+     * @param file          the file, written in UTF-8
+     * @param recordCommand how to re-record the file, as in {@link #format(String)}
      * @throws UncheckedIOException if the file cannot be written
      */
     public void write(Path file, String recordCommand) {

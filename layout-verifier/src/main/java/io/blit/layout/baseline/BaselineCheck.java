@@ -21,22 +21,37 @@ import java.util.function.Predicate;
  */
 public record BaselineCheck(List<Finding> findings) {
 
-    /** @throws NullPointerException if the list or a finding is null */
+    /**
+     * Copies the findings.
+     *
+     * @throws NullPointerException if the list or a finding is null
+     */
     public BaselineCheck {
         findings = List.copyOf(findings);
     }
 
     /** One problem found by a check; {@link #describe()} is its text in {@link #report}. */
     public sealed interface Finding {
-        /** The class it concerns. */
+        /** {@return the class it concerns} */
         String className();
 
-        /** One or more lines, the first naming class and mode. */
+        /** {@return one or more lines, the first naming class and mode} */
         String describe();
     }
 
-    /** A class whose layout in {@code recorded.mode()} differs from the baseline. */
+    /**
+     * A class whose layout in {@code recorded.mode()} differs from the baseline.
+     *
+     * @param recorded the baseline's entry (old)
+     * @param measured the entry measured now (new)
+     * @param details  each difference, field by field
+     */
     public record Changed(BaselineEntry recorded, BaselineEntry measured, List<String> details) implements Finding {
+        /**
+         * Copies the details.
+         *
+         * @throws NullPointerException if the list or a detail is null
+         */
         public Changed {
             details = List.copyOf(details);
         }
@@ -57,7 +72,11 @@ public record BaselineCheck(List<Finding> findings) {
         }
     }
 
-    /** A class measured in a mode for which the baseline has no entry. */
+    /**
+     * A class measured in a mode for which the baseline has no entry.
+     *
+     * @param measured the entry measured now
+     */
     public record Added(BaselineEntry measured) implements Finding {
         @Override
         public String className() {
@@ -71,7 +90,11 @@ public record BaselineCheck(List<Finding> findings) {
         }
     }
 
-    /** A class the baseline records in a checked mode that was not found. */
+    /**
+     * A class the baseline records in a checked mode that was not found.
+     *
+     * @param recorded the baseline's entry
+     */
     public record Removed(BaselineEntry recorded) implements Finding {
         @Override
         public String className() {
@@ -84,8 +107,19 @@ public record BaselineCheck(List<Finding> findings) {
         }
     }
 
-    /** A class that should be checked but has no layout: the verifier refused it. */
+    /**
+     * A class that should be checked but has no layout: the verifier refused it.
+     *
+     * @param className the binary name of the class
+     * @param mode      the JVM mode it was measured in
+     * @param message   the verifier's reason
+     */
     public record NotTriviallyCopyable(String className, JvmMode mode, String message) implements Finding {
+        /**
+         * Checks the components.
+         *
+         * @throws NullPointerException if a component is null
+         */
         public NotTriviallyCopyable {
             Objects.requireNonNull(className, "className");
             Objects.requireNonNull(mode, "mode");
@@ -102,10 +136,16 @@ public record BaselineCheck(List<Finding> findings) {
      * A class whose layout differs between modes that must interoperate: a block written in one of
      * them would be read wrongly in another by a bulk copy.
      *
-     * @param entries the class's entry in each of those modes
-     * @param details per mode that differs from the first, the differences as a reader in that mode sees them
+     * @param className the binary name of the class
+     * @param entries   the class's entry in each of those modes
+     * @param details   per mode that differs from the first, the differences as a reader in that mode sees them
      */
     public record ModesDiffer(String className, List<BaselineEntry> entries, List<String> details) implements Finding {
+        /**
+         * Copies the lists.
+         *
+         * @throws NullPointerException if the class name, a list or an element is null
+         */
         public ModesDiffer {
             Objects.requireNonNull(className, "className");
             entries = List.copyOf(entries);
@@ -128,6 +168,11 @@ public record BaselineCheck(List<Finding> findings) {
     /**
      * A {@link ModesDiffer} for every class of {@code measured} whose fingerprint is not the same in
      * all of {@code mustShare}; classes measured in fewer than two of those modes are skipped.
+     *
+     * @param measured  the layouts measured now, in any modes
+     * @param mustShare the modes whose layouts must be identical; the first of them measured is the one the others
+     *                  are compared with
+     * @return one finding per class that differs, in the order of {@code measured}
      */
     public static List<ModesDiffer> interoperability(Baseline measured, List<JvmMode> mustShare) {
         List<ModesDiffer> findings = new ArrayList<>();
@@ -159,6 +204,11 @@ public record BaselineCheck(List<Finding> findings) {
      * Compares {@code measured} with the entries of {@code recorded} that are in {@code scope}: a
      * measured entry is always checked; a recorded entry outside the scope (another mode, a class
      * this check was not asked about) is ignored.
+     *
+     * @param recorded the baseline
+     * @param measured the layouts measured now
+     * @param scope    the recorded entries that must have been measured (the others are not reported as removed)
+     * @return the check, with a finding per changed, added and removed entry
      */
     public static BaselineCheck compare(Baseline recorded, Baseline measured, Predicate<BaselineEntry> scope) {
         List<Finding> findings = new ArrayList<>();
@@ -179,14 +229,18 @@ public record BaselineCheck(List<Finding> findings) {
         return new BaselineCheck(findings);
     }
 
-    /** This check with more findings after its own. */
+    /**
+     * {@return this check with more findings after its own}
+     *
+     * @param more the findings to add
+     */
     public BaselineCheck with(List<? extends Finding> more) {
         List<Finding> all = new ArrayList<>(findings);
         all.addAll(more);
         return new BaselineCheck(all);
     }
 
-    /** True when nothing was found. */
+    /** {@return true when nothing was found} */
     public boolean passed() {
         return findings.isEmpty();
     }
@@ -197,6 +251,7 @@ public record BaselineCheck(List<Finding> findings) {
      *
      * @param baselineName  names the baseline, e.g. its path
      * @param reRecordHint  the exact command (or instruction) that re-records it
+     * @return the report; a single line saying all layouts match when the check passed
      */
     public String report(String baselineName, String reRecordHint) {
         if (passed()) {

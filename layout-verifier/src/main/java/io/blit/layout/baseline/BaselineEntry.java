@@ -20,18 +20,27 @@ import java.util.Objects;
  */
 public record BaselineEntry(JvmMode mode, LayoutDescriptor layout) {
 
-    /** @throws NullPointerException if a component is null */
+    /**
+     * Checks the components.
+     *
+     * @throws NullPointerException if a component is null
+     */
     public BaselineEntry {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(layout, "layout");
     }
 
-    /** The entry of a measured layout. */
+    /**
+     * {@return the entry of a measured layout}
+     *
+     * @param mode   the JVM mode it was measured in
+     * @param layout the measured layout
+     */
     public static BaselineEntry of(JvmMode mode, BlockLayout layout) {
         return new BaselineEntry(mode, layout.descriptor());
     }
 
-    /** The binary name of the class. */
+    /** {@return the binary name of the class} */
     public String className() {
         return layout.className();
     }
@@ -39,6 +48,9 @@ public record BaselineEntry(JvmMode mode, LayoutDescriptor layout) {
     /**
      * Whether both entries record the same block: same start, length, and fields (name, declaring
      * class, type, absolute offset). JVM names and versions are not compared.
+     *
+     * @param other the entry to compare with
+     * @return whether both record the same block of the same class
      */
     public boolean sameLayout(BaselineEntry other) {
         return layout.className().equals(other.layout.className())

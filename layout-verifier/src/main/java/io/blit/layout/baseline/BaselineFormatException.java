@@ -7,7 +7,9 @@ package io.blit.layout.baseline;
 public final class BaselineFormatException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** The file (or other source) that was parsed. */
     private final String source;
+    /** The 1-based line number of the problem. */
     private final int line;
 
     BaselineFormatException(String source, int line, String text, String problem) {
@@ -16,12 +18,12 @@ public final class BaselineFormatException extends IllegalArgumentException {
         this.line = line;
     }
 
-    /** The file (or other source) that was parsed. */
+    /** {@return the file (or other source) that was parsed} */
     public String source() {
         return source;
     }
 
-    /** The 1-based line number of the problem. */
+    /** {@return the 1-based line number of the problem} */
     public int line() {
         return line;
     }

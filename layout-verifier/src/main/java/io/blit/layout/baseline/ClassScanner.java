@@ -46,6 +46,8 @@ public final class ClassScanner {
     /**
      * Splits a class path in the platform's syntax ({@code :} or {@code ;}) into entries.
      *
+     * @param classPath the class path; blank entries are skipped
+     * @return its entries, in order
      * @throws IllegalArgumentException if an entry does not exist, naming it
      */
     public static List<Path> parseClassPath(String classPath) {
@@ -67,6 +69,9 @@ public final class ClassScanner {
      * The binary names of every concrete class in {@code classPath} that extends {@code baseName},
      * sorted by name.
      *
+     * @param baseName  the binary name of the base class, e.g. {@code io.blit.core.TriviallyCopyable}
+     * @param classPath directories and jars, searched in order (the first that holds a class wins)
+     * @return the binary names of its concrete subclasses, direct or not
      * @throws IllegalArgumentException if an entry is neither a directory nor a readable jar, or a
      *                                  class file cannot be parsed; the message names the file (and
      *                                  the jar entry)

@@ -33,12 +33,12 @@ public enum JvmMode {
         this.flags = flags;
     }
 
-    /** The name in baseline files and on the command line, e.g. {@code "compact-headers"}. */
+    /** {@return the name in baseline files and on the command line, e.g. {@code "compact-headers"}} */
     public String id() {
         return id;
     }
 
-    /** The JVM flags that select this mode. */
+    /** {@return the JVM flags that select this mode} */
     public List<String> flags() {
         return flags;
     }
@@ -46,6 +46,9 @@ public enum JvmMode {
     /**
      * The mode of the given JVM facts: compact headers, else uncompressed class pointers, else default.
      * A JVM whose default were compact headers would report {@link #COMPACT_HEADERS}.
+     *
+     * @param facts the facts of a JVM
+     * @return its mode
      */
     public static JvmMode of(JvmFacts facts) {
         if (facts.compactObjectHeaders()) {
@@ -54,7 +57,7 @@ public enum JvmMode {
         return facts.compressedClassPointers() ? DEFAULT : UNCOMPRESSED_CLASS_POINTERS;
     }
 
-    /** The mode of the running JVM. */
+    /** {@return the mode of the running JVM} */
     public static JvmMode current() {
         return of(JvmFacts.current());
     }
@@ -62,6 +65,9 @@ public enum JvmMode {
     /**
      * The mode with this name.
      *
+     * @param id the mode's {@link #id()}
+     * @return the mode
+     * @throws NullPointerException if {@code id} is null
      * @throws IllegalArgumentException naming the valid modes if there is none
      */
     public static JvmMode byId(String id) {
@@ -78,6 +84,8 @@ public enum JvmMode {
      * Modes from a comma-separated list such as {@code "default,compact-headers"}, in the order given,
      * each once.
      *
+     * @param commaSeparated mode ids separated by commas; blanks around an id are ignored
+     * @return the modes, in the order given, each once
      * @throws IllegalArgumentException if the list is empty or names an unknown mode
      */
     public static List<JvmMode> parseList(String commaSeparated) {
@@ -91,7 +99,7 @@ public enum JvmMode {
         return new ArrayList<>(modes);
     }
 
-    /** {@code "default, compact-headers, uncompressed-class-pointers"}. */
+    /** {@return every mode's id, comma-separated: {@code "default, compact-headers, uncompressed-class-pointers"}} */
     public static String allIds() {
         return Arrays.stream(values()).map(JvmMode::id).collect(Collectors.joining(", "));
     }

@@ -40,6 +40,8 @@ public final class LayoutBaseline {
      * Asserts that every class has the layout recorded in {@code baseline} for the running JVM's mode,
      * or records it when {@value #RECORD_PROPERTY} is {@code true}.
      *
+     * @param baseline the baseline file
+     * @param classes  the classes to check
      * @throws AssertionError    if the file does not exist, a class's layout differs (the message lists
      *                           every changed field with its old and new offset and type) or is not
      *                           recorded, or a class is not trivially copyable
@@ -54,6 +56,9 @@ public final class LayoutBaseline {
      * As {@link #assertMatches(Path, Class[])}, measuring in one forked JVM per mode, with the running
      * JVM's {@code java} and class path ({@code java.class.path}).
      *
+     * @param baseline the baseline file
+     * @param modes    the modes to measure and check, one forked JVM each
+     * @param classes  the classes to check
      * @throws IllegalStateException if a forked JVM fails (e.g. a flag the JDK does not know)
      */
     public static void assertMatchesInModes(Path baseline, List<JvmMode> modes, Class<?>... classes) {
@@ -73,6 +78,9 @@ public final class LayoutBaseline {
      * than an exception. A missing file counts as an empty baseline (every class is then "not in the
      * baseline").
      *
+     * @param baseline the baseline file
+     * @param classes  the classes to check
+     * @return the findings of the check in the running JVM's mode
      * @throws BaselineFormatException if the file cannot be parsed, naming the line
      */
     public static BaselineCheck check(Path baseline, Class<?>... classes) {

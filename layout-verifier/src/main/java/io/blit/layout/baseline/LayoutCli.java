@@ -54,7 +54,11 @@ public final class LayoutCli implements Callable<Integer> {
         this.err = err;
     }
 
-    /** Runs the command line and exits with its exit code. */
+    /**
+     * Runs the command line and exits with its exit code.
+     *
+     * @param args the command ({@code check}, {@code record} or {@code print}) and its options; {@code --help} lists them
+     */
     public static void main(String[] args) {
         System.exit(new LayoutCli(System.out, System.err).run(args));
     }

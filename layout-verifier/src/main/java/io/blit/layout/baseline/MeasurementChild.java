@@ -32,7 +32,11 @@ public final class MeasurementChild {
     private MeasurementChild() {
     }
 
-    /** Measures in this JVM; exits with 0 or 2. */
+    /**
+     * Measures in this JVM; exits with 0 or 2.
+     *
+     * @param args {@code --mode ID --classpath PATH}, as {@link ForkedMeasurement} passes them
+     */
     public static void main(String[] args) {
         System.exit(run(args, System.in, System.out, System.err));
     }
