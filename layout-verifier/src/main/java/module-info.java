@@ -3,8 +3,9 @@
  * field in its whole hierarchy is a primitive) and computes where its field block lies inside a heap
  * object, see {@link io.blit.layout.LayoutVerifier}.
  *
- * <p>{@code io.blit.layout.baseline} records and checks layout baselines (a JUnit-free assertion and
- * the command line, {@code io.blit.layout.baseline.LayoutCli}). {@code io.blit.layout.archunit} holds
+ * <p>{@code io.blit.layout.baseline} records and checks layout baselines (a JUnit-free assertion, and the
+ * package-private command line {@code io.blit.layout.baseline.LayoutCli} that {@code layout-verifier-cli.jar}
+ * runs; a command line is not API). {@code io.blit.layout.archunit} holds
  * ArchUnit rules for users; ArchUnit is an optional dependency ({@code requires static}), needed only
  * by whoever uses that package. picocli is optional the same way: only the command line parses with it
  * ({@code layout-verifier-cli.jar} carries it); the library, the JUnit assertion and the forked

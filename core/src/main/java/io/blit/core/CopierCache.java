@@ -10,9 +10,9 @@ import java.util.Arrays;
  * A faster front for {@link BlockCopier#of(Class)} on {@link TriviallyCopyable}'s per-call path:
  * an immutable open-addressing table from class to copier, replaced as a whole when a class is added.
  *
- * <p>Why: {@code ClassValue.get} measured about 5.5 ns on JDK 25 ({@code CopierLookupBenchmark}),
- * more than half the cost of copying MarketData's 144 bytes; this table costs about two loads and a
- * compare. To never keep a class loader alive, only classes whose loader is Blit's own or one of its
+ * <p>Why: {@code ClassValue.get} costs more than half of copying MarketData's 144 bytes
+ * ({@code CopierLookupBenchmark}; the measured figures in docs/copy-engine.md); this table costs about two loads and
+ * a compare. To never keep a class loader alive, only classes whose loader is Blit's own or one of its
  * ancestors (which cannot be unloaded while Blit is loaded) are cached here; others always go through
  * {@code ClassValue}.
  *

@@ -39,7 +39,7 @@ import java.util.Objects;
  *
  * <p>Stateless and thread-safe.
  */
-public final class HotSpotLayoutModel {
+final class HotSpotLayoutModel {
     private HotSpotLayoutModel() {
     }
 

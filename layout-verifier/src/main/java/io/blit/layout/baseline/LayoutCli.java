@@ -32,6 +32,10 @@ import picocli.CommandLine.TypeConversionException;
  * {@value #BAD_INPUT} usage error or bad input (unknown option, unreadable or malformed baseline, a
  * missing class path entry or class, a JVM that could not run a mode). A usage error is one line on stderr;
  * bad input one paragraph; never a stack trace. Not thread-safe: one instance runs one command line.
+ *
+ * <p>Package-private: a command line is not API (its options and exit codes are its contract), and the JDK 25 launcher
+ * runs a main class of any access ({@code java -jar layout-verifier-cli.jar}, or this name on a class path, as
+ * blit-maven-plugin forks it).
  */
 @Command(name = "layout-verifier", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
         usageHelpWidth = 100,
@@ -39,7 +43,7 @@ import picocli.CommandLine.TypeConversionException;
                 + "in several JVM modes (one forked JVM per mode).",
                 "Run as: java -jar layout-verifier/target/layout-verifier-cli.jar <command> [options]"},
         footer = {"", "exit codes: 0 ok, 1 check failed, 2 usage error or bad input"})
-public final class LayoutCli implements Callable<Integer> {
+final class LayoutCli implements Callable<Integer> {
     static final int OK = 0;
     static final int FAILED = 1;
     static final int BAD_INPUT = 2;

@@ -23,8 +23,9 @@ import java.util.List;
  * command line for users, and are parsed by hand: the child's class path is only the verifier's own code
  * location, which holds no picocli when it is the module jar (picocli is an optional dependency, used only by
  * {@link LayoutCli}), and {@link LayoutBaseline}'s JUnit assertion forks this child from the user's tests.
+ * Package-private, as the protocol is: the JDK 25 launcher runs a main class of any access.
  */
-public final class MeasurementChild {
+final class MeasurementChild {
     /** The exit codes of {@link LayoutCli}, repeated here so that this class never loads it (nor picocli). */
     private static final int OK = 0;
     private static final int BAD_INPUT = 2;
