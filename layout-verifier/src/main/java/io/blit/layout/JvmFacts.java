@@ -64,7 +64,7 @@ public record JvmFacts(int objectHeaderSize,
     /**
      * The facts of this JVM, read once. The header size is measured ({@code Unsafe.objectFieldOffset}
      * of a probe field) where {@code sun.misc.Unsafe} memory access is allowed, else derived from the
-     * flags ({@link HotSpotLayoutModel}).
+     * flags ({@code HotSpotLayoutModel}).
      *
      * @return the facts of the running JVM
      * @throws UnsupportedOperationException if Unsafe memory access is denied and the JVM is not HotSpot

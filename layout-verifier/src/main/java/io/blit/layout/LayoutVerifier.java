@@ -27,7 +27,7 @@ import java.util.Objects;
  *
  * <p>Offsets are the running JVM's own ({@code Unsafe.objectFieldOffset}) where {@code sun.misc.Unsafe}
  * memory access is allowed; under {@code --sun-misc-unsafe-memory-access=deny}, where no supported API
- * discloses them, they come from {@link HotSpotLayoutModel}, a model of HotSpot's layout algorithm
+ * discloses them, they come from {@code HotSpotLayoutModel}, a model of HotSpot's layout algorithm
  * that the test suite checks against the real offsets (same {@link BlockLayout}, same fingerprint).
  * Either way they are computed once per class and cached for the life of the class
  * ({@link ClassValue}); later calls do no reflection.
@@ -124,7 +124,7 @@ public final class LayoutVerifier {
     }
 
     /**
-     * Under {@code deny}, offsets come from {@link HotSpotLayoutModel}, which cannot see the fields
+     * Under {@code deny}, offsets come from {@code HotSpotLayoutModel}, which cannot see the fields
      * HotSpot injects into some JDK classes nor their {@code @Contended} annotations: a block that
      * includes a JDK class's fields is refused rather than guessed.
      */
