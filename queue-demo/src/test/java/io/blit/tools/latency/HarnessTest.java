@@ -153,7 +153,8 @@ class HarnessTest {
                 assertEquals(5 + s, receiver.intendedNanos());
             }
         }
-        assertEquals(8192 + 2 * 200, QueuePrefault.bytesNeeded(new RunPlan(MessageKind.TC, 1, 1, 1, 1, WaitStrategy.PARK, SEGMENT)));
+        // two 208-byte records: header word, time, 192-byte block
+        assertEquals(8192 + 2 * 208, QueuePrefault.bytesNeeded(new RunPlan(MessageKind.TC, 1, 1, 1, 1, WaitStrategy.PARK, SEGMENT)));
     }
 
     @Test
