@@ -141,7 +141,7 @@ class LatencyCommandTest {
         assertEquals(List.of(MessageKind.TC, MessageKind.NORMAL), LatencyCommand.kinds("both"));
         assertEquals(List.of(MessageKind.MARKET_DATA, MessageKind.TC), LatencyCommand.kinds("md, tc"));
         long size = LatencyCommand.autoSegmentSize(MessageKind.TC, 1_000_000);
-        assertTrue(size >= 200L * 1_000_000 && size % 4096 == 0, "holds a million 200-byte records: " + size);
+        assertTrue(size >= 208L * 1_000_000 && size % 4096 == 0, "holds a million 208-byte records: " + size);
         assertEquals(1L << 30, LatencyCommand.autoSegmentSize(MessageKind.NORMAL, 100_000_000));
         assertEquals(Path.of("a/b.svg"), LatencyCommand.chartFile(Path.of("a/b.json")));
         assertEquals(Path.of("b.txt.svg"), LatencyCommand.chartFile(Path.of("b.txt")));
