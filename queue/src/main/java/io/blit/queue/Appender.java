@@ -75,6 +75,7 @@ public final class Appender<T> implements AutoCloseable {
      * Appends one message: one Blit block copy into the mapped file. The record carries the message's type (its class
      * found among the queue's types in O(1), with no allocation).
      *
+     * @param message the message, of one of the queue's types; its fields are copied, the object is not kept
      * @return the message's index
      * @throws NullPointerException     if {@code message} is null
      * @throws IllegalArgumentException if the message's class is not one of the queue's types (a subclass is not)
@@ -179,6 +180,7 @@ public final class Appender<T> implements AutoCloseable {
     /**
      * Appends the bytes of {@code payload} as one message, into a queue of raw payloads or of one message type.
      *
+     * @param payload the message's bytes, all of them; read, not kept
      * @return the message's index
      * @throws IllegalArgumentException if the queue has a message class and the payload's size is not its
      *                                  block length, or the payload does not fit in a segment file or is longer than
@@ -201,6 +203,8 @@ public final class Appender<T> implements AutoCloseable {
      * Appends the bytes of {@code payload} as one message of type {@code typeId}: a block of that type's layout as
      * the queue's files record it (a bridge that forwards records it does not decode).
      *
+     * @param typeId  the message's type id, one the queue's files record
+     * @param payload the message's bytes, all of them; read, not kept
      * @return the message's index
      * @throws IllegalArgumentException if the queue's files take no type {@code typeId}, or the payload's size is not its
      *                                  block length (nothing is claimed then)

@@ -54,50 +54,76 @@ public final class BlitQueue<T> implements AutoCloseable {
         this.files = new SegmentDirectory<>(dir, types, options);
     }
 
-    /** Opens (creating if needed) the queue of {@code type} messages in {@code dir}, with default options. */
+    /**
+     * {@return the queue of {@code type} messages in {@code dir}, opened (created if needed) with default options}
+     *
+     * @param <T>  the message class
+     * @param dir  the queue directory
+     * @param type the message class, trivially copyable
+     */
     public static <T> BlitQueue<T> open(Path dir, Class<T> type) {
         return open(dir, type, QueueOptions.defaults());
     }
 
     /**
-     * Opens the queue of {@code type} messages in {@code dir}: {@link #open(Path, MessageTypes, QueueOptions)} of
-     * {@link MessageTypes#single}{@code (type)}, whose type id is 0.
+     * {@return the queue of {@code type} messages in {@code dir}, that is
+     * {@link #open(Path, MessageTypes, QueueOptions)} of {@link MessageTypes#single}{@code (type)} (type id 0)}
      *
+     * @param <T>     the message class
+     * @param dir     the queue directory
+     * @param type    the message class
+     * @param options how the queue is opened and written ({@link QueueOptions#defaults()} for the defaults)
      * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
      */
     public static <T> BlitQueue<T> open(Path dir, Class<T> type, QueueOptions options) {
         return open(dir, MessageTypes.single(Objects.requireNonNull(type, "type")), options);
     }
 
-    /** Opens (creating if needed) the queue of the message types {@code types} in {@code dir}, with default options. */
+    /**
+     * {@return the queue of the message types {@code types} in {@code dir}, opened (created if needed) with defaults}
+     *
+     * @param <T>   the common supertype of the message types
+     * @param dir   the queue directory
+     * @param types the message classes and their type ids
+     */
     public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types) {
         return open(dir, types, QueueOptions.defaults());
     }
 
     /**
-     * Opens (creating the directory and first file if needed, unless read-only) the queue of the message types
-     * {@code types} in {@code dir}: every record carries its type; files record each type's id and layout.
+     * {@return the queue of the message types {@code types} in {@code dir}, opened (creating the directory and first
+     * file if needed, unless read-only)} Every record carries its type; files record each type's id and layout.
      *
-     * @throws LayoutMismatchException if a file holds raw bytes, or stores a type of {@code types} in a layout
-     *                                  {@link QueueOptions#layoutPolicy} cannot read (STRICT: any other; TRANSLATE: a field
-     *                                  of another type)
-     * @throws QueueCorruptedException  if a segment file's header is invalid
-     * @throws UncheckedIOException     if the file system fails ("No space left on device" creating the first file)
+     * @param <T>     the common supertype of the message types
+     * @param dir     the queue directory
+     * @param types   the message classes and their type ids
+     * @param options how the queue is opened and written ({@link QueueOptions#defaults()} for the defaults)
+     * @throws LayoutMismatchException      if a file holds raw bytes, or stores a type of {@code types} in a layout
+     *                                      {@link QueueOptions#layoutPolicy} cannot read (STRICT: any other;
+     *                                      TRANSLATE: a field of another type)
+     * @throws QueueCorruptedException      if a segment file's header is invalid
+     * @throws java.io.UncheckedIOException if the file system fails ("No space left on device" creating the first file)
      */
     public static <T> BlitQueue<T> open(Path dir, MessageTypes<T> types, QueueOptions options) {
         return new BlitQueue<>(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(types, "types"),
                 Objects.requireNonNull(options, "options"));
     }
 
-    /** Opens (creating if needed) a queue of raw byte payloads, with default options. */
+    /**
+     * {@return the queue of raw byte payloads in {@code dir}, opened (created if needed) with default options}
+     *
+     * @param dir the queue directory
+     */
     public static BlitQueue<Void> openRaw(Path dir) {
         return openRaw(dir, QueueOptions.defaults());
     }
 
     /**
-     * Opens (creating if needed) {@code dir} for raw byte payloads. An existing queue of a message class
-     * may be opened raw: its payloads are then the class's blocks and raw appends must have exactly that length.
+     * {@return the queue of raw byte payloads in {@code dir}, opened (created if needed)} A queue of a message
+     * class may be opened raw: its payloads are then the class's blocks, and raw appends must have that length.
      *
+     * @param dir     the queue directory
+     * @param options how the queue is opened and written ({@link QueueOptions#defaults()} for the defaults)
      * @throws QueueCorruptedException if a segment file's header is invalid
      */
     public static BlitQueue<Void> openRaw(Path dir, QueueOptions options) {
@@ -105,9 +131,9 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * A new appender; it belongs to the thread that first appends with it. If the newest file records other types or
-     * layouts than this queue's (a deploy changed a message class), the queue continues in a new file of this queue's
-     * types at the next index: no gap, no duplicate (docs/queue.md, "Layouts that evolve").
+     * {@return a new appender} It belongs to the thread that first appends with it. If the newest file records other
+     * types or layouts than this queue's (a deploy changed a message class), the queue continues in a new file of this
+     * queue's types at the next index: no gap, no duplicate (docs/queue.md, "Layouts that evolve").
      *
      * @throws LayoutMismatchException if the newest file of a raw queue changed its types since it was opened
      * @throws ReplicaAppendException  if the queue is a replica ({@link ReplicaWriter}): only replication writes it
@@ -122,8 +148,9 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * A new {@link RecordStream} whose first record is {@code index}: every record as stored, for replication.
+     * {@return a new {@link RecordStream} of every record as stored from {@code index} on, for replication}
      *
+     * @param index the index of the first record, from 0 to {@link #endIndex()}
      * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
      * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
      */
@@ -131,19 +158,20 @@ public final class BlitQueue<T> implements AutoCloseable {
         return register(new RecordStream(this, index));
     }
 
-    /** A new tailer at the first message of the queue. */
+    /** {@return a new tailer at the first message of the queue} */
     public Tailer<T> tailer() {
         return register(Tailer.atStart(this));
     }
 
-    /** A new tailer after the last message committed now: it reads only messages committed later. */
+    /** {@return a new tailer after the last message committed now} It reads only messages committed later. */
     public Tailer<T> tailerFromEnd() {
         return register(Tailer.atEnd(this));
     }
 
     /**
-     * A new tailer whose next message is {@code index}.
+     * {@return a new tailer whose next message is {@code index}}
      *
+     * @param index the index of the first message to read, from 0 to {@link #endIndex()}
      * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
      * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
      */
@@ -151,15 +179,21 @@ public final class BlitQueue<T> implements AutoCloseable {
         return register(Tailer.atIndex(this, index));
     }
 
-    /** {@link #tailer(String, NamedTailer.Options)} with the defaults: a new name starts at the first message. */
+    /**
+     * {@return {@link #tailer(String, NamedTailer.Options)} with the defaults: a new name starts at the first message}
+     *
+     * @param name the consumer's name: 1 to {@value NamedTailer#MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._-]}
+     */
     public NamedTailer<T> tailer(String name) {
         return tailer(name, NamedTailer.Options.defaults());
     }
 
     /**
-     * Opens the named consumer {@code name}: it starts after the last index committed under that name (a new name:
-     * where {@code options} say) and holds the name until closed ({@link NamedTailer}: positions file, delivery).
+     * {@return the named consumer {@code name}, which holds the name until closed} It starts after the last index
+     * committed under that name (a new name: where {@code options} say); positions file, delivery: {@link NamedTailer}.
      *
+     * @param name    the consumer's name
+     * @param options where a new name starts, and whether each read commits
      * @throws IllegalArgumentException if {@code name} is not 1 to {@value NamedTailer#MAX_NAME_LENGTH} characters of
      *                                  {@code [A-Za-z0-9._-]}, or a new name's start index is beyond the end
      * @throws ConsumerHeldException    if a live process holds the name (this one included), naming its pid
@@ -177,14 +211,16 @@ public final class BlitQueue<T> implements AutoCloseable {
         }
     }
 
-    /** The named consumers as stored now, oldest first (none: empty); an invalid positions file: QueueCorruptedException. */
+    /** {@return the named consumers as stored now, oldest first} An invalid positions file: QueueCorruptedException. */
     public List<ConsumerPosition> consumers() {
         return Consumers.list(this);
     }
 
     /**
-     * Forgets the named consumer {@code name} (it holds no file back; opening the name starts it anew); false if none.
+     * Forgets the named consumer {@code name}: it holds no file back; opening the name starts it anew.
      *
+     * @param name the consumer's name
+     * @return true if it was removed, false if there was no consumer of that name
      * @throws ConsumerHeldException    if a live process holds it
      * @throws IllegalArgumentException if {@code name} is not a valid consumer name
      */
@@ -193,19 +229,20 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * The index after the last message committed now: where {@link #tailerFromEnd()} starts (it stops at the first
-     * record that is empty or still claimed), and the index the next append gets if no claim is outstanding.
+     * {@return the index after the last message committed now} {@link #tailerFromEnd()} starts there (it stops at
+     * the first record that is empty or still claimed); the next append gets it if no claim is outstanding.
      */
     public long endIndex() {
         return RecordWalker.seek(files, Long.MAX_VALUE).index();
     }
 
     /**
-     * The index of the first message appended at or after {@code time} (each record's time: {@link QueueClock}), or
-     * {@link #endIndex()} if every message so far is older: start a {@link #tailerFrom} there. O(log n) over files and
-     * checkpoints, then at most 4095 records; exact while records' times do not decrease in index order (the
-     * contract and its limits: docs/queue.md, "Time"). Reads only. Instants outside 1677-2262 are clamped.
+     * {@return the index of the first message appended at or after {@code time} (each record's time:
+     * {@link QueueClock}), or {@link #endIndex()} if every message so far is older} Start a {@link #tailerFrom}
+     * there. O(log n) over files and checkpoints, then at most 4095 records; exact while records' times do not
+     * decrease in index order (the contract and its limits: docs/queue.md, "Time"). Reads only.
      *
+     * @param time the instant to search for; instants outside 1677-2262 are clamped
      * @throws QueueCorruptedException  if a header or record read is invalid
      * @throws MessagesDeletedException if retention deleted a file while the search was reading it (search again)
      */
@@ -227,6 +264,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      * newest. Safe while appenders and tailers of any process run: a cursor inside a deleted file finishes it; a
      * tailer reaching a deleted file, or {@link #tailerFrom} a deleted index, throws {@link MessagesDeletedException}.
      *
+     * @param index the first index to keep: files whose messages are all below it go
      * @return the files this call deleted, oldest first (those another deleter removed first are not listed)
      * @throws java.io.UncheckedIOException if the file system refuses a deletion (the older files are deleted)
      */
@@ -246,40 +284,51 @@ public final class BlitQueue<T> implements AutoCloseable {
         return Retention.apply(dir, retention, files.clock().epochNanos());
     }
 
-    /** The first message indices of the queue's segment files, ascending (the names of the files). */
+    /** {@return the first message indices of the queue's segment files, ascending (the names of the files)} */
     public long[] fileFirstIndices() {
         return files.firsts();
     }
 
     /**
-     * The header of the file of first index {@code firstIndex} as stored, CRC included (as a replica compares it), or
-     * null if there is no such file.
+     * {@return the header of the file of first index {@code firstIndex} as stored, CRC included (as a replica compares
+     * it), or null if there is no such file}
      *
+     * @param firstIndex the first message index of the file, its name
      * @throws QueueCorruptedException if the file's header is invalid
      */
     public byte[] fileHeader(long firstIndex) {
         return FileHeaders.read(dir, firstIndex);
     }
 
-    /** The first message index a file header as {@link #fileHeader} gives it states, or -1 if it is too short. */
+    /**
+     * {@return the first message index a file header states, or -1 if it is too short}
+     *
+     * @param header a file header as {@link #fileHeader} gives it
+     */
     public static long fileHeaderFirstIndex(byte[] header) {
         return SegmentHeader.firstIndexOf(header);
     }
 
-    /** A file header as {@link #fileHeader} gives it in one line: first index, created, pid, size, class. */
+    /**
+     * {@return a file header in one line: first index, created, pid, size, class}
+     *
+     * @param header a file header as {@link #fileHeader} gives it
+     */
     public static String describeFileHeader(byte[] header) {
         return FileHeaders.describe(header);
     }
 
     /**
-     * Bytes a message of {@code payloadBytes} occupies in a segment file appenders write now: its header word, its
-     * time and its payload, rounded up to a multiple of 8 (format 2: docs/queue-design.md). For sizing segment files.
+     * {@return the bytes a message occupies in a segment file appenders write now} That is its header word, its time
+     * and its payload, rounded up to a multiple of 8 (format 2: docs/queue-design.md). For sizing segment files.
+     *
+     * @param payloadBytes the message's payload length in bytes (a class's block length)
      */
     public static long recordBytes(long payloadBytes) {
         return RecordHeader.messageRecordLength(payloadBytes);
     }
 
-    /** The queue's figures now ({@link QueueStats}); reads only; the rate is measured between samples of this object. */
+    /** {@return the queue's figures now} Reads only; the rate is measured between samples of this object. */
     public QueueStats stats() {
         return monitor.sample();
     }
@@ -287,31 +336,32 @@ public final class BlitQueue<T> implements AutoCloseable {
     /**
      * Registers this queue's {@link QueueMXBean} (idempotent; {@link #close()} unregisters it).
      *
+     * @return the name the MBean is registered under
      * @throws IllegalStateException if another MBean has its name (the same directory open twice in this JVM)
      */
     public javax.management.ObjectName registerMBean() {
         return monitor.register();
     }
 
-    /** The queue directory. */
+    /** {@return the queue directory} */
     public Path directory() {
         return dir;
     }
 
     /**
-     * The layout in this JVM of the queue's only message type (what appenders write, new files record), or null for raw
-     * bytes or several types ({@link #types()}).
+     * {@return the layout in this JVM of the queue's only message type, or null for raw bytes or several types} It is
+     * what appenders write and new files record; several types: {@link #types()}.
      */
     public LayoutDescriptor descriptor() {
         return files.descriptor();
     }
 
-    /** The queue's message types, or null for a queue opened raw. */
+    /** {@return the queue's message types, or null for a queue opened raw} */
     public MessageTypes<T> types() {
         return files.types();
     }
 
-    /** How tailers read files written under another layout. */
+    /** {@return how tailers read files written under another layout} */
     public LayoutPolicy layoutPolicy() {
         return files.layoutPolicy();
     }

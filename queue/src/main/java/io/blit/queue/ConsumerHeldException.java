@@ -13,10 +13,14 @@ import java.util.Objects;
 public final class ConsumerHeldException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
+    /** The consumer's name. */
     private final String consumer;
+    /** The pid of the live process that holds it. */
     private final long holderPid;
 
     /**
+     * An exception for the consumer {@code consumer}, held by the process {@code holderPid}.
+     *
      * @param message   the full message, naming the consumer, the queue and the holder's pid
      * @param consumer  the consumer's name
      * @param holderPid the pid of the live process that holds it
@@ -27,12 +31,12 @@ public final class ConsumerHeldException extends IllegalStateException {
         this.holderPid = holderPid;
     }
 
-    /** The consumer's name. */
+    /** {@return the consumer's name} */
     public String consumer() {
         return consumer;
     }
 
-    /** The pid of the process that holds it (this process's own pid if a tailer of this process holds it). */
+    /** {@return the pid of the process that holds it (this process's own pid if a tailer of this process holds it)} */
     public long holderPid() {
         return holderPid;
     }

@@ -22,7 +22,11 @@ import java.util.OptionalLong;
  */
 public record ConsumerPosition(String name, long committedIndex, long lag, OptionalLong holderPid,
                                Optional<Instant> lastCommit) {
-    /** @throws NullPointerException if a reference is null */
+    /**
+     * Checks that no component is null.
+     *
+     * @throws NullPointerException if a reference is null
+     */
     public ConsumerPosition {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(holderPid, "holderPid");

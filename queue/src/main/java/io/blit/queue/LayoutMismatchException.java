@@ -10,7 +10,11 @@ package io.blit.queue;
 public final class LayoutMismatchException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message the explanation, e.g. a {@code LayoutComparison} report naming the file */
+    /**
+     * An exception with the message {@code message}.
+     *
+     * @param message the explanation, e.g. a {@code LayoutComparison} report naming the file
+     */
     public LayoutMismatchException(String message) {
         super(message);
     }

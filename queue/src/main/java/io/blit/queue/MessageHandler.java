@@ -23,7 +23,12 @@ import java.lang.foreign.MemorySegment;
  */
 @FunctionalInterface
 public interface MessageHandler<T> {
-    /** Called with each message of a type the reading queue knows, and its index. */
+    /**
+     * Called with each message of a type the reading queue knows, and its index.
+     *
+     * @param index   the message's index in the queue
+     * @param message the tailer's reused instance of the message's type, holding the message until the next read
+     */
     void onMessage(long index, T message);
 
     /**
@@ -31,6 +36,8 @@ public interface MessageHandler<T> {
      * this reader left out); such a record is never read as another type. The default skips it; the tailer counts
      * it ({@link Tailer#unknownRecords()}) either way.
      *
+     * @param index   the record's index in the queue
+     * @param typeId  the record's type id, as its file records it
      * @param payload the record's bytes as stored, a read-only view valid only during this call
      */
     default void onUnknown(long index, int typeId, MemorySegment payload) {

@@ -67,33 +67,52 @@ public final class MessageTypes<T> {
         }
     }
 
-    /** The types of a queue of one message class: {@code type} under id 0, instances from its no-arg constructor. */
+    /**
+     * {@return the types of a queue of one message class: {@code type} under id 0, instances from its no-arg
+     * constructor}
+     *
+     * @param <T>  the message class
+     * @param type the message class, trivially copyable
+     */
     public static <T> MessageTypes<T> single(Class<T> type) {
         return MessageTypes.builder(type).add(0, type).build();
     }
 
-    /** A builder of the types of a queue whose messages are all {@code T}s (a sealed interface, a base class, Object). */
+    /**
+     * {@return a builder of the types of a queue whose messages are all {@code T}s}
+     *
+     * @param <T>    the common supertype
+     * @param common the common supertype of the message classes: a sealed interface, a base class, Object
+     */
     public static <T> Builder<T> builder(Class<T> common) {
         return new Builder<>(Objects.requireNonNull(common, "common"));
     }
 
-    /** How many types. */
+    /** {@return how many types} */
     public int size() {
         return entries.length;
     }
 
-    /** The type ids, ascending. */
+    /** {@return the type ids, ascending, in a new array} */
     public int[] typeIds() {
         return Arrays.stream(entries).mapToInt(TypeEntry::typeId).toArray();
     }
 
-    /** The class of type id {@code typeId}, or null if there is none. */
+    /**
+     * {@return the class of type id {@code typeId}, or null if there is none}
+     *
+     * @param typeId a type id
+     */
     public Class<? extends T> type(int typeId) {
         TypeEntry<? extends T> entry = entryOf(typeId);
         return entry == null ? null : entry.type();
     }
 
-    /** The type id of {@code type}, or -1 if it is none of these types (a subclass is not its superclass's type). */
+    /**
+     * {@return the type id of {@code type}, or -1 if it is none of these types}
+     *
+     * @param type a class; a subclass of one of these types is not that type
+     */
     public int typeId(Class<?> type) {
         TypeEntry<?> entry = byClass.get(type);
         return entry == null ? -1 : entry.typeId();
@@ -159,6 +178,10 @@ public final class MessageTypes<T> {
          * Adds {@code type} under {@code typeId}; tailers that deliver to a {@link MessageHandler} create their one
          * instance of it with its public no-arg constructor.
          *
+         * @param <C>    the message class
+         * @param typeId the type id, 0 to {@value SegmentHeader#MAX_TYPE_ID}, unique among these types
+         * @param type   the message class, trivially copyable
+         * @return this builder
          * @throws IllegalArgumentException as {@link #add(int, Class, Supplier)}
          */
         public <C extends T> Builder<T> add(int typeId, Class<C> type) {
@@ -169,6 +192,11 @@ public final class MessageTypes<T> {
          * Adds {@code type} under {@code typeId}, with the factory of the one instance per tailer that a
          * {@link MessageHandler} is given.
          *
+         * @param <C>     the message class
+         * @param typeId  the type id, 0 to {@value SegmentHeader#MAX_TYPE_ID}, unique among these types
+         * @param type    the message class, trivially copyable, a subtype of the common type
+         * @param factory creates the instance; called by each tailer that needs one
+         * @return this builder
          * @throws IllegalArgumentException if {@code typeId} is not in [0, 65535] or already used, {@code type} is
          *                                  already added or is not a subtype of the common type
          * @throws io.blit.layout.NotTriviallyCopyableException if {@code type} is not trivially copyable
@@ -194,7 +222,7 @@ public final class MessageTypes<T> {
         }
 
         /**
-         * The types added, in ascending id order.
+         * {@return the types added, in ascending id order}
          *
          * @throws IllegalArgumentException if none was added, more than {@value RecordHeader#MAX_TYPES} were, or their
          *                                  layouts do not fit a file's header

@@ -18,11 +18,16 @@ public final class MessagesDeletedException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path directory;
+    /** The first wanted index that is gone. */
     private final long firstMissing;
+    /** The first index of the oldest file left. */
     private final long firstAvailable;
+    /** The named consumer that wanted the messages, or null. */
     private final String consumer;
 
     /**
+     * An exception for a tailer without a name.
+     *
      * @param directory      the queue directory
      * @param firstMissing   the first index that was wanted and is gone
      * @param firstAvailable the first index of the oldest file left (every index in between is gone)
@@ -32,6 +37,8 @@ public final class MessagesDeletedException extends IllegalStateException {
     }
 
     /**
+     * An exception for the named consumer {@code consumer}, or for a tailer without a name.
+     *
      * @param directory      the queue directory
      * @param firstMissing   the first index that was wanted and is gone
      * @param firstAvailable the first index of the oldest file left (every index in between is gone)
@@ -47,22 +54,25 @@ public final class MessagesDeletedException extends IllegalStateException {
         this.consumer = consumer;
     }
 
-    /** The queue directory. */
+    /** {@return the queue directory} */
     public Path directory() {
         return directory;
     }
 
-    /** The first wanted index that is gone. */
+    /** {@return the first wanted index that is gone} */
     public long firstMissing() {
         return firstMissing;
     }
 
-    /** The named consumer that wanted the messages ({@link NamedTailer#name()}), or null for a tailer without a name. */
+    /**
+     * {@return the named consumer that wanted the messages ({@link NamedTailer#name()}), or null for a tailer without
+     * a name}
+     */
     public String consumer() {
         return consumer;
     }
 
-    /** The first index still in the queue (the first of the oldest file left); every index before it is gone. */
+    /** {@return the first index still in the queue, that of the oldest file left} Every index before it is gone. */
     public long firstAvailable() {
         return firstAvailable;
     }

@@ -82,6 +82,8 @@ public final class NamedTailer<T> implements AutoCloseable {
         }
 
         /**
+         * Checks that a start index is given with INDEX only.
+         *
          * @throws NullPointerException     if {@code start} is null
          * @throws IllegalArgumentException if {@code startIndex} is negative, or not 0 for START and END
          */
@@ -93,27 +95,35 @@ public final class NamedTailer<T> implements AutoCloseable {
             }
         }
 
-        /** A new name starts at the first message; commits are explicit. */
+        /** {@return options by which a new name starts at the first message, and commits are explicit} */
         public static Options defaults() {
             return new Options(Start.START, 0, false);
         }
 
-        /** These options with a new name starting at the first message of the queue. */
+        /** {@return these options with a new name starting at the first message of the queue} */
         public Options fromStart() {
             return new Options(Start.START, 0, autoCommit);
         }
 
-        /** These options with a new name starting after the last message committed when it is opened. */
+        /** {@return these options with a new name starting after the last message committed when it is opened} */
         public Options fromEnd() {
             return new Options(Start.END, 0, autoCommit);
         }
 
-        /** These options with a new name starting at {@code index} (>= 0). */
+        /**
+         * {@return these options with a new name starting at {@code index}}
+         *
+         * @param index the new name's first index, >= 0
+         */
         public Options from(long index) {
             return new Options(Start.INDEX, index, autoCommit);
         }
 
-        /** These options with the commit after every read turned on or off. */
+        /**
+         * {@return these options with the commit after every read turned on or off}
+         *
+         * @param commitEachRead whether every successful read commits ({@link #autoCommit()})
+         */
         public Options autoCommit(boolean commitEachRead) {
             return new Options(start, startIndex, commitEachRead);
         }
@@ -151,15 +161,16 @@ public final class NamedTailer<T> implements AutoCloseable {
         return new NamedTailer<>(queue, name, options, NamedTailerClaim.claim(queue, name, options));
     }
 
-    /** The consumer's name. */
+    /** {@return the consumer's name} */
     public String name() {
         return name;
     }
 
     /**
-     * As {@link Tailer#readNext}; a message read becomes {@link #lastReadIndex()}, committed at once with
-     * {@link Options#autoCommit}.
+     * As {@link Tailer#readNext}; a message read becomes {@link #lastReadIndex()}, committed on auto-commit.
      *
+     * @param into the object whose fields the message overwrites, of the next message's class
+     * @return true if a message was read, false if none is ready
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      * @throws IllegalStateException    if closed, or (auto-commit) the name was taken over
      */
@@ -181,6 +192,8 @@ public final class NamedTailer<T> implements AutoCloseable {
      * {@link Options#autoCommit} after the handler returns (so a crash inside the handler leaves it to be read again:
      * at least once, even with auto-commit).
      *
+     * @param handler receives the record, in this thread, before this method returns
+     * @return true if a record was delivered, false if none is ready
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      * @throws IllegalStateException    if closed, or (auto-commit) the name was taken over
      */
@@ -198,9 +211,10 @@ public final class NamedTailer<T> implements AutoCloseable {
     }
 
     /**
-     * As {@link Tailer#readNextBytes}; a message read becomes {@link #lastReadIndex()}, committed at once with
-     * {@link Options#autoCommit}.
+     * As {@link Tailer#readNextBytes}; a message read becomes {@link #lastReadIndex()}, committed on auto-commit.
      *
+     * @param into where the payload is copied, from offset 0
+     * @return the payload's length, or -1 if no message is ready
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      */
     public long readNextBytes(MemorySegment into) {
@@ -218,9 +232,11 @@ public final class NamedTailer<T> implements AutoCloseable {
     }
 
     /**
-     * Reads the next message into {@code into}, waiting with {@code strategy} up to {@code timeoutNanos}; as
-     * {@link #readNext} otherwise.
+     * As {@link Tailer#next}, reading with {@link #readNext}.
      *
+     * @param into         the object the message is read into
+     * @param strategy     how to wait between attempts
+     * @param timeoutNanos the longest wait, in nanoseconds; 0 or less: one attempt, no wait
      * @return true if a message was read, false on time-out
      */
     public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
@@ -265,9 +281,8 @@ public final class NamedTailer<T> implements AutoCloseable {
 
     /**
      * Forces this consumer's slot of the positions file to storage ({@link MemorySegment#force()}, an {@code msync}
-     * of its page), so that the last commit survives a power loss or an OS crash. Costs a write to the device: tens of
-     * microseconds on a local SSD, milliseconds on disks and network storage; commits need it only where re-reading
-     * the messages since the previous write-back is not acceptable.
+     * of its page), so that the last commit survives a power loss or an OS crash. It costs a write to the device:
+     * commits need it only where re-reading the messages since the previous write-back is not acceptable.
      *
      * @throws IllegalStateException        if closed
      * @throws java.io.UncheckedIOException if the file system fails
@@ -281,6 +296,7 @@ public final class NamedTailer<T> implements AutoCloseable {
      * Moves this tailer so that its next message is {@code index}; {@link #lastReadIndex()} becomes
      * {@code index - 1}, which the next {@link #commit()} records. Nothing is committed by the move itself.
      *
+     * @param index the next message's index, from 0 to {@link BlitQueue#endIndex()}
      * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
      * @throws MessagesDeletedException if {@code index} was deleted by retention
      * @throws WrongThreadException     if called from another thread than the one this tailer belongs to
@@ -295,35 +311,32 @@ public final class NamedTailer<T> implements AutoCloseable {
         lastRead = index - 1;
     }
 
-    /** The index of the next message this tailer will return (or, after a deletion, the first missing one). */
+    /** {@return the index of the next message this tailer will return (or, after a deletion, the first missing one)} */
     public long index() {
         return tailer != null ? tailer.index() : lastRead + 1;
     }
 
-    /**
-     * The index of the last message read (what {@link #commit()} records): at open, the committed index; -1 if there is
-     * none.
-     */
+    /** {@return the last index read, which {@link #commit()} records; at open, the committed index, or -1 if none} */
     public long lastReadIndex() {
         return lastRead;
     }
 
-    /** As {@link Tailer#lastTypeId()}: the type id of the last record read, or -1. */
+    /** {@return the type id of the last record read, or -1} As {@link Tailer#lastTypeId()}. */
     public int lastTypeId() {
         return tailer == null ? -1 : tailer.lastTypeId();
     }
 
-    /** As {@link Tailer#lastTimeNanos()}: the time the last record read was appended at (epoch ns), or 0. */
+    /** {@return the time the last record read was appended at (epoch ns), or 0} As {@link Tailer#lastTimeNanos()}. */
     public long lastTimeNanos() {
         return tailer == null ? 0 : tailer.lastTimeNanos();
     }
 
-    /** As {@link Tailer#lastTypeLayout()}: the stored layout of the last record's type, or null. */
+    /** {@return the stored layout of the last record's type, or null} As {@link Tailer#lastTypeLayout()}. */
     public io.blit.layout.LayoutDescriptor lastTypeLayout() {
         return tailer == null ? null : tailer.lastTypeLayout();
     }
 
-    /** The index committed under this name, as stored now (acquire load). */
+    /** {@return the index committed under this name, as stored now (acquire load)} */
     public long committedIndex() {
         ensureOpen();
         return slots.committed(slot);
@@ -332,6 +345,8 @@ public final class NamedTailer<T> implements AutoCloseable {
     /**
      * As {@link Tailer#pretouch}.
      *
+     * @param bytes how far ahead to touch, >= 0
+     * @return the number of bytes of the file covered
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      */
     public long pretouch(long bytes) {

@@ -14,21 +14,24 @@ import io.blit.queue.internal.CachedEpochClock;
  */
 @FunctionalInterface
 public interface QueueClock {
-    /** Nanoseconds since the epoch, non-decreasing. */
+    /** {@return nanoseconds since the epoch, non-decreasing} */
     long epochNanos();
 
     /**
-     * The default: the wall clock in milliseconds, read by one background daemon thread ({@code blit-clock}) once a
-     * millisecond and cached, as Aeron's conductor keeps its cached clocks. An append then costs one load instead of
-     * a clock read (measured in docs/queue-performance.md). The thread runs while an appender using this
-     * clock is open. Steps of the wall clock backwards are held (the time stays until the wall clock passes it); a
-     * record's time may lag the wall clock by the thread's scheduling delay on a loaded machine.
+     * {@return the default: the wall clock in milliseconds, read by one background daemon thread
+     * ({@code blit-clock}) once a millisecond and cached, as Aeron's conductor keeps its cached clocks} An append then
+     * costs one load instead of a clock read (measured in docs/queue-performance.md). The thread runs while an
+     * appender using this clock is open. Steps of the wall clock backwards are held (the time stays until the wall
+     * clock passes it); a record's time may lag the wall clock by the thread's scheduling delay on a loaded machine.
      */
     static QueueClock cached() {
         return CachedEpochClock.INSTANCE;
     }
 
-    /** The wall clock read on every call ({@link System#currentTimeMillis()}, in nanoseconds), not held monotonic. */
+    /**
+     * {@return the wall clock read on every call ({@link System#currentTimeMillis()}, in nanoseconds), not held
+     * monotonic}
+     */
     static QueueClock system() {
         return () -> System.currentTimeMillis() * 1_000_000L;
     }

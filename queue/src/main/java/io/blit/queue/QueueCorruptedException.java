@@ -16,9 +16,12 @@ public final class QueueCorruptedException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path file;
+    /** The byte offset of the problem from the start of the file. */
     private final long offset;
 
     /**
+     * An exception for the problem {@code problem} found at {@code offset} in {@code file}.
+     *
      * @param file    the segment file
      * @param offset  byte offset from the start of the file
      * @param problem what is wrong there
@@ -29,12 +32,12 @@ public final class QueueCorruptedException extends IllegalStateException {
         this.offset = offset;
     }
 
-    /** The file in which the problem was found. */
+    /** {@return the file in which the problem was found} */
     public Path file() {
         return file;
     }
 
-    /** The byte offset, from the start of {@link #file()}, of the problem. */
+    /** {@return the byte offset, from the start of {@link #file()}, of the problem} */
     public long offset() {
         return offset;
     }

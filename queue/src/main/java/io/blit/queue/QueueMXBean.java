@@ -8,24 +8,24 @@ import java.util.Map;
  * JDK's {@code javax.management} only.
  */
 public interface QueueMXBean {
-    /** The queue directory. */
+    /** {@return the queue directory} */
     String getDirectory();
 
-    /** {@link QueueStats#endIndex()}. */
+    /** {@return the index after the last message committed} {@link QueueStats#endIndex()}. */
     long getEndIndex();
 
-    /** {@link QueueStats#files()}. */
+    /** {@return how many segment files the directory holds} {@link QueueStats#files()}. */
     int getFiles();
 
-    /** {@link QueueStats#bytes()}. */
+    /** {@return the segment files' total size in bytes} {@link QueueStats#bytes()}. */
     long getBytes();
 
-    /** {@link QueueStats#appendRatePerSecond()}. */
+    /** {@return messages appended per second, NaN at the first sample} {@link QueueStats#appendRatePerSecond()}. */
     double getAppendRatePerSecond();
 
-    /** Every named consumer's lag in messages, by name. */
+    /** {@return every named consumer's lag in messages, by name} */
     Map<String, Long> getConsumerLags();
 
-    /** Every named consumer's committed index, by name. */
+    /** {@return every named consumer's committed index, by name} */
     Map<String, Long> getConsumerCommittedIndices();
 }

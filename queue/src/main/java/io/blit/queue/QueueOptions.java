@@ -33,6 +33,8 @@ public record QueueOptions(long segmentSize, Duration abandonGrace, LayoutPolicy
                       RetentionPolicy retention, boolean prepareNextFile, boolean privateFiles, boolean readOnly,
                       QueueClock clock, Duration rollEvery) {
     /**
+     * Checks the options.
+     *
      * @throws IllegalArgumentException if the segment size is not a multiple of 4096 from
      *                                  {@link SegmentHeader#MIN_SEGMENT_SIZE} (12 KiB) to
      *                                  {@link SegmentHeader#MAX_SEGMENT_SIZE} (4 GiB), the grace is negative, or
@@ -54,64 +56,100 @@ public record QueueOptions(long segmentSize, Duration abandonGrace, LayoutPolicy
     }
 
     /**
-     * 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other layouts translated; every
-     * file kept; the next file prepared in the background; files with the process's default modes; the cached
-     * clock; rolls by size only.
+     * {@return the default options} 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other
+     * layouts translated; every file kept; the next file prepared in the background; files with the process's default
+     * modes; the cached clock; rolls by size only.
      */
     public static QueueOptions defaults() {
         return new QueueOptions(BlitQueue.DEFAULT_SEGMENT_SIZE, Duration.ofSeconds(1), LayoutPolicy.TRANSLATE,
                 RetentionPolicy.keepAll(), true, false, false, QueueClock.cached(), Duration.ZERO);
     }
 
-    /** These options with another segment size (for a new queue). */
+    /**
+     * {@return these options with another segment size (for a new queue)}
+     *
+     * @param bytes the size of each new segment file, as {@link #segmentSize()} says
+     */
     public QueueOptions segmentSize(long bytes) {
         return new QueueOptions(bytes, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly,
                 clock, rollEvery);
     }
 
-    /** These options with another grace period before a tailer checks whether a claimer died. */
+    /**
+     * {@return these options with another grace period before a tailer checks whether a claimer died}
+     *
+     * @param grace how long a record may stay CLAIMED before the check, zero or more
+     */
     public QueueOptions abandonGrace(Duration grace) {
         return new QueueOptions(segmentSize, grace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly,
                 clock, rollEvery);
     }
 
-    /** These options with another policy for reading files written under another layout. */
+    /**
+     * {@return these options with another policy for reading files written under another layout}
+     *
+     * @param policy STRICT refuses another layout; TRANSLATE reads it field by field
+     */
     public QueueOptions layoutPolicy(LayoutPolicy policy) {
         return new QueueOptions(segmentSize, abandonGrace, policy, retention, prepareNextFile, privateFiles, readOnly,
                 clock, rollEvery);
     }
 
-    /** These options with another retention policy (applied by appenders when they roll). */
+    /**
+     * {@return these options with another retention policy (applied by appenders when they roll)}
+     *
+     * @param policy which old files go
+     */
     public QueueOptions retention(RetentionPolicy policy) {
         return new QueueOptions(segmentSize, abandonGrace, layoutPolicy, policy, prepareNextFile, privateFiles, readOnly,
                 clock, rollEvery);
     }
 
-    /** These options with the background preparation of the next file turned on or off. */
+    /**
+     * {@return these options with the background preparation of the next file turned on or off}
+     *
+     * @param prepare whether the next file is prepared in the background ({@link #prepareNextFile()})
+     */
     public QueueOptions prepareNextFile(boolean prepare) {
         return new QueueOptions(segmentSize, abandonGrace, layoutPolicy, retention, prepare, privateFiles, readOnly,
                 clock, rollEvery);
     }
 
-    /** These options with read-only opening ({@link #readOnly()}) turned on or off. */
+    /**
+     * {@return these options with read-only opening turned on or off}
+     *
+     * @param onlyRead whether the queue object only reads ({@link #readOnly()})
+     */
     public QueueOptions readOnly(boolean onlyRead) {
         return new QueueOptions(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, onlyRead,
                 clock, rollEvery);
     }
 
-    /** These options with owner-only files and directories ({@link #privateFiles()}) turned on or off. */
+    /**
+     * {@return these options with owner-only files and directories turned on or off}
+     *
+     * @param ownerOnly whether what the queue object creates is owner-only ({@link #privateFiles()})
+     */
     public QueueOptions privateFiles(boolean ownerOnly) {
         return new QueueOptions(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, ownerOnly, readOnly,
                 clock, rollEvery);
     }
 
-    /** These options with another clock for the records' times and the rolls by time. */
+    /**
+     * {@return these options with another clock for the records' times and the rolls by time}
+     *
+     * @param queueClock the clock appenders read
+     */
     public QueueOptions clock(QueueClock queueClock) {
         return new QueueOptions(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly,
                 queueClock, rollEvery);
     }
 
-    /** These options with another roll period ({@link #rollEvery()}; zero: by size only). */
+    /**
+     * {@return these options with another roll period}
+     *
+     * @param period a divisor of a day from 1 s ({@link #rollEvery()}), or {@link Duration#ZERO}: by size only
+     */
     public QueueOptions rollEvery(Duration period) {
         return new QueueOptions(segmentSize, abandonGrace, layoutPolicy, retention, prepareNextFile, privateFiles, readOnly,
                 clock, period);

@@ -17,6 +17,11 @@ import java.util.List;
  */
 public record QueueStats(long endIndex, int files, long bytes, double appendRatePerSecond,
                          List<ConsumerPosition> consumers, Instant sampledAt) {
+    /**
+     * Copies {@code consumers} into an unmodifiable list.
+     *
+     * @throws NullPointerException if {@code consumers} is or holds null
+     */
     public QueueStats {
         consumers = List.copyOf(consumers);
     }

@@ -185,63 +185,73 @@ public final class RecordStream implements AutoCloseable {
         runCount = count;
     }
 
-    /** For {@link #RUN}: how many records it holds. */
+    /** {@return how many records the {@link #RUN} last returned holds} */
     public int runCount() {
         return runCount;
     }
 
-    /** For {@link #RUN}: the file offset of its first record's header word. */
+    /** {@return the file offset of the first header word of the {@link #RUN} last returned} */
     public long runPosition() {
         return cursor.position();
     }
 
-    /** For {@link #RUN}: its bytes in the file, from the first header word to the end of the last record. */
+    /** {@return the length in bytes of the {@link #RUN} last returned, from its first header word to its end} */
     public long runLength() {
         return runLength;
     }
 
-    /** For {@link #RUN}: copies its bytes as stored (header words, payloads, alignment) to {@code target} at {@code offset}. */
+    /**
+     * For {@link #RUN}: copies its bytes as stored (header words, payloads, alignment) to {@code target}.
+     *
+     * @param target the segment to copy into, with {@link #runLength()} bytes from {@code offset}
+     * @param offset the byte offset in {@code target} of the copy's first byte
+     */
     public void copyRun(MemorySegment target, long offset) {
         MemorySegment.copy(cursor.segment(), cursor.position(), target, offset, runLength);
     }
 
     /**
-     * For {@link #RECORD}: the record's index (for a padding word: the index the next file starts at); for
-     * {@link #RUN}: its first record's; for {@link #FILE}: the file's first index.
+     * {@return the index of the event last returned} For {@link #RECORD}: the record's (for a padding word: the index
+     * the next file starts at); for {@link #RUN}: its first record's; for {@link #FILE}: the file's first index.
      */
     public long index() {
         return lastEvent == FILE ? cursor.firstIndex() : cursor.index();
     }
 
-    /** For {@link #RECORD}: the record's 64-bit header word as stored (format: docs/queue-design.md, "Records"). */
+    /** {@return the {@link #RECORD}'s 64-bit header word as stored} Format: docs/queue-design.md, "Records". */
     public long word() {
         return word;
     }
 
-    /** For {@link #RECORD}: whether it is the padding word that ends its file (it has no index and no payload). */
+    /** {@return whether the {@link #RECORD} is the padding word that ends its file (no index, no payload)} */
     public boolean isPadding() {
         return RecordHeader.isPadding(word);
     }
 
     /**
-     * For {@link #RECORD}: a view of the record's body in the mapped file (the bytes its header's length field counts:
-     * in format 2 its time, then its payload), valid until the next poll.
+     * {@return a view of the {@link #RECORD}'s body in the mapped file, valid until the next poll} The body is the
+     * bytes its header's length field counts: in format 2 its time, then its payload.
      */
     public MemorySegment payload() {
         return payloadLength == 0 ? MemorySegment.NULL : cursor.segment().asSlice(cursor.bodyPosition(), payloadLength);
     }
 
-    /** For {@link #RECORD}: the length of its body in bytes, as its header's length field states (0 for padding). */
+    /** {@return the length of the {@link #RECORD}'s body in bytes, as its header's length field states (0: padding)} */
     public int payloadLength() {
         return payloadLength;
     }
 
-    /** For {@link #RECORD}: copies the body ({@link #payload()}) to {@code target} at {@code offset} (no slice allocated). */
+    /**
+     * For {@link #RECORD}: copies the body ({@link #payload()}) to {@code target}, allocating no slice.
+     *
+     * @param target the segment to copy into, with {@link #payloadLength()} bytes from {@code offset}
+     * @param offset the byte offset in {@code target} of the copy's first byte
+     */
     public void copyPayload(MemorySegment target, long offset) {
         MemorySegment.copy(cursor.segment(), cursor.bodyPosition(), target, offset, payloadLength);
     }
 
-    /** For {@link #FILE}: the file's header bytes as stored, up to and including its CRC. */
+    /** {@return a copy of the {@link #FILE}'s header bytes as stored, up to and including its CRC} */
     public byte[] fileHeader() {
         return SegmentHeader.copyOf(cursor.segment(), cursor.file().info().file());
     }

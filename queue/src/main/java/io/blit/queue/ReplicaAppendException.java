@@ -8,6 +8,11 @@ package io.blit.queue;
 public final class ReplicaAppendException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with the message {@code message}.
+     *
+     * @param message the explanation, naming the replica and its source
+     */
     public ReplicaAppendException(String message) {
         super(message);
     }

@@ -9,6 +9,11 @@ package io.blit.queue;
 public final class ReplicaDivergedException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with the message {@code message}.
+     *
+     * @param message how the event differs from what the replica holds, naming the replica
+     */
     public ReplicaDivergedException(String message) {
         super(message);
     }

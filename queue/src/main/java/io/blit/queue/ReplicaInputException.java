@@ -8,10 +8,21 @@ package io.blit.queue;
 public final class ReplicaInputException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with the message {@code message}.
+     *
+     * @param message what is invalid in the event
+     */
     public ReplicaInputException(String message) {
         super(message);
     }
 
+    /**
+     * An exception with the message {@code message} and the cause {@code cause}.
+     *
+     * @param message what is invalid in the event
+     * @param cause   the exception that found the input invalid, e.g. a header that does not decode
+     */
     public ReplicaInputException(String message, Throwable cause) {
         super(message, cause);
     }

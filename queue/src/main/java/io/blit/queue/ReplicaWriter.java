@@ -72,7 +72,9 @@ public final class ReplicaWriter implements AutoCloseable {
     /**
      * Opens (creating and marking if needed) the replica in {@code dir} and finds where it resumes.
      *
+     * @param dir    the replica's queue directory: empty, missing or a replica already
      * @param source what the {@code replica-of} marker names (e.g. the source's address and directory)
+     * @return the writer, at {@link #nextIndex()}
      * @throws IllegalStateException   if {@code dir} holds a queue that is not a replica (it has files but no marker)
      * @throws QueueCorruptedException if a file's header is invalid, a record points past its file's end, or clearing
      *                                 what a killed writer left faults (the file system failed)
@@ -87,6 +89,11 @@ public final class ReplicaWriter implements AutoCloseable {
      * {@code rwx------}; the {@code replica-of} marker, which each open rewrites, {@code rw-------}; each file it
      * creates and its temporaries {@code rw-------}. Segment files and directories that exist already keep their
      * modes.
+     *
+     * @param dir          the replica's queue directory: empty, missing or a replica already
+     * @param source       what the {@code replica-of} marker names
+     * @param privateFiles whether what this writer creates is owner-only
+     * @return the writer, at {@link #nextIndex()}
      */
     public static ReplicaWriter open(Path dir, String source, boolean privateFiles) {
         Objects.requireNonNull(dir, "dir");
@@ -119,12 +126,12 @@ public final class ReplicaWriter implements AutoCloseable {
         blanks.request(file.info().segmentSize());
     }
 
-    /** The index of the next record this replica expects, or -1 if it holds no file yet (it takes any first file). */
+    /** {@return the index of the next record this replica expects, or -1 if it holds no file yet (any first file)} */
     public long nextIndex() {
         return nextIndex;
     }
 
-    /** The header bytes of the newest file held (what a source compares with its own file), or null if none. */
+    /** {@return the header bytes of the newest file held (what a source compares with its own), or null if none} */
     public byte[] newestFileHeader() {
         return file == null ? null : SegmentHeader.copyOf(file.segment(), file.info().file());
     }
@@ -215,6 +222,11 @@ public final class ReplicaWriter implements AutoCloseable {
      * As {@link #write(long, MemorySegment)}, with the payload the {@code size} bytes of {@code source} from
      * {@code offset} (no slice to allocate per record).
      *
+     * @param word   the record's header word, as for {@link #write(long, MemorySegment)}
+     * @param source holds the record's payload bytes
+     * @param offset the byte offset of the payload in {@code source}
+     * @param size   the payload's length in bytes (0 for padding)
+     * @return the record's index (for padding: the index the next file starts at)
      * @throws ReplicaInputException    also if those bytes are not all in {@code source}
      */
     public long write(long word, MemorySegment source, long offset, long size) {
@@ -267,6 +279,7 @@ public final class ReplicaWriter implements AutoCloseable {
      * @param index    the run's first index
      * @param position the file offset of the run's first header word on the source
      * @param source   holds the run's bytes from {@code offset}
+     * @param offset   the byte offset of the run's first header word in {@code source}
      * @param length   the run's length in bytes (a multiple of 8)
      * @param count    how many records it holds
      * @return the index after the run
@@ -331,7 +344,11 @@ public final class ReplicaWriter implements AutoCloseable {
         }
     }
 
-    /** Whether {@code word} is the padding word that ends a file (format: docs/queue-design.md, "Records"). */
+    /**
+     * {@return whether {@code word} is the padding word that ends a file} Format: docs/queue-design.md, "Records".
+     *
+     * @param word a record header word, as {@link RecordStream#word()} gives it
+     */
     public static boolean isPadding(long word) {
         return RecordHeader.isPadding(word);
     }
@@ -343,7 +360,7 @@ public final class ReplicaWriter implements AutoCloseable {
         }
     }
 
-    /** The replica's directory. */
+    /** {@return the replica's directory} */
     public Path directory() {
         return dir;
     }

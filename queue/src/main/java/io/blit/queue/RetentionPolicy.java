@@ -17,14 +17,15 @@ import java.util.Objects;
  * ({@link NamedTailer}) have not passed yet, up to a limit. Immutable; thread-safe.
  */
 public sealed interface RetentionPolicy {
-    /** Keep every file (the default). */
+    /** {@return the policy that keeps every file (the default)} */
     static RetentionPolicy keepAll() {
         return KeepAll.INSTANCE;
     }
 
     /**
-     * Keep the newest {@code files} files, delete the older ones.
+     * {@return the policy that keeps the newest {@code files} files and deletes the older ones}
      *
+     * @param files how many files to keep, at least 1 (the newest file is always kept)
      * @throws IllegalArgumentException if {@code files} is below 1
      */
     static RetentionPolicy keepNewestFiles(int files) {
@@ -32,12 +33,13 @@ public sealed interface RetentionPolicy {
     }
 
     /**
-     * Delete a file once every message in it is older than {@code age}: once the first message of its successor (the
-     * next file) was appended more than {@code age} ago, by the time that message carries (the queue's clock, not a
-     * file's creation or modification time; a file of format 1, whose records carry none: its creation time). A record
-     * claimed before the roll and still uncommitted when the file is deleted is seen only by tailers that
-     * have the file mapped.
+     * {@return the policy that deletes a file once every message in it is older than {@code age}} That is once the
+     * first message of its successor (the next file) was appended more than {@code age} ago, by the time that message
+     * carries (the queue's clock, not a file's creation or modification time; a file of format 1, whose records carry
+     * none: its creation time). A record claimed before the roll and still uncommitted when the file is deleted is
+     * seen only by tailers that have the file mapped.
      *
+     * @param age how long a file is kept after its successor's first message, zero or more
      * @throws IllegalArgumentException if {@code age} is negative
      */
     static RetentionPolicy keepFor(Duration age) {
@@ -54,6 +56,8 @@ public sealed interface RetentionPolicy {
      * {@code keepNewestFiles(1).untilConsumed(Duration.ofDays(7))} deletes files as soon as every consumer has passed
      * them, and files a week old whatever the consumers.
      *
+     * @param maxAge how long a file is spared at most, counted as {@link #keepFor} counts; zero or more
+     * @return the policy, an {@link UntilConsumed} of this one
      * @throws IllegalArgumentException if {@code maxAge} is negative, or this policy is an {@code untilConsumed} one
      * @throws NullPointerException     if {@code maxAge} is null
      */
@@ -66,6 +70,8 @@ public sealed interface RetentionPolicy {
      * {@link #untilConsumed(Duration)}, except that the spared files are deleted anyway, oldest first, while the
      * queue's segment files take more than {@code maxBytes} (files × segment size; the newest file is always kept).
      *
+     * @param maxBytes the most bytes the segment files may take before spared files go anyway, positive
+     * @return the policy, an {@link UntilConsumed} of this one
      * @throws IllegalArgumentException if {@code maxBytes} is not positive, or this policy is an {@code untilConsumed} one
      */
     default RetentionPolicy untilConsumed(long maxBytes) {
@@ -74,11 +80,21 @@ public sealed interface RetentionPolicy {
 
     /** Keeps everything. */
     enum KeepAll implements RetentionPolicy {
+        /** The one instance. */
         INSTANCE
     }
 
-    /** Keeps the newest {@code files} files; {@code files >= 1}. */
+    /**
+     * Keeps the newest {@code files} files.
+     *
+     * @param files how many files to keep, at least 1
+     */
     record KeepNewestFiles(int files) implements RetentionPolicy {
+        /**
+         * Checks the number of files.
+         *
+         * @throws IllegalArgumentException if {@code files} is below 1
+         */
         public KeepNewestFiles {
             if (files < 1) {
                 throw QueueErrors.badRetention("keep at least one file, not " + files);
@@ -88,10 +104,21 @@ public sealed interface RetentionPolicy {
 
     /**
      * Deletes what {@code base} deletes, but only files every named consumer has passed, or files past a limit: whose
-     * successor's first message is older than {@code maxAge} (null: no age limit), or the oldest while the files take more than
-     * {@code maxBytes} ({@link Long#MAX_VALUE}: no size limit). At least one limit is given.
+     * successor's first message is older than {@code maxAge}, or the oldest while the files take more than
+     * {@code maxBytes}. At least one limit is given.
+     *
+     * @param base     the policy whose deletions are held back; not an {@code UntilConsumed} itself
+     * @param maxAge   the age limit, zero or more (null: no age limit)
+     * @param maxBytes the size limit in bytes of segment files, positive ({@link Long#MAX_VALUE}: no size limit)
      */
     record UntilConsumed(RetentionPolicy base, Duration maxAge, long maxBytes) implements RetentionPolicy {
+        /**
+         * Checks the base policy and the limits.
+         *
+         * @throws NullPointerException     if {@code base} is null
+         * @throws IllegalArgumentException if {@code base} is an {@code UntilConsumed}, no limit is given, or a limit
+         *                                  is out of range
+         */
         public UntilConsumed {
             Objects.requireNonNull(base, "base");
             if (base instanceof UntilConsumed) {
@@ -109,8 +136,18 @@ public sealed interface RetentionPolicy {
         }
     }
 
-    /** Keeps the files holding a message younger than {@code age}. */
+    /**
+     * Keeps the files holding a message younger than {@code age}.
+     *
+     * @param age how long a file is kept after its successor's first message, zero or more
+     */
     record KeepFor(Duration age) implements RetentionPolicy {
+        /**
+         * Checks the age.
+         *
+         * @throws NullPointerException     if {@code age} is null
+         * @throws IllegalArgumentException if {@code age} is negative
+         */
         public KeepFor {
             Objects.requireNonNull(age, "age");
             if (age.isNegative()) {

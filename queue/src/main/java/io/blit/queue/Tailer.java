@@ -36,8 +36,7 @@ import java.util.Objects;
  *       where it is: messages are never skipped silently.</li>
  *   <li><b>Truncation.</b> If its file is truncated under its mapping (by another process), the fault HotSpot
  *       reports as an {@link InternalError} is thrown as {@link QueueCorruptedException} naming the file and the
- *       record's offset, before the record is returned or stepped over (one call per read that C2 never inlines
- *       delivers a fault whose delivery JIT-compiled code deferred: {@code MappedFaults}).</li>
+ *       record's offset, before the record is returned or stepped over.</li>
  *   <li><b>Cost.</b> Starting from an index walks at most 4095 record headers from the nearest checkpoint of
  *       its file (more if that checkpoint's claimer died before writing it); reading allocates nothing except
  *       when moving to the next file.</li>
@@ -94,6 +93,7 @@ public final class Tailer<T> implements AutoCloseable {
      * the file was opened): translated field by field under TRANSLATE. A record of a type id the queue does not know
      * is skipped and counted ({@link #unknownRecords()}).
      *
+     * @param into the object whose fields the message overwrites, of the next message's class
      * @return true if a message was read (and {@link #index()} advanced), false if none is ready
      * @throws IllegalArgumentException if the next message is of another of the queue's types than {@code into}'s
      *                                  class (it is not consumed: read a queue of several types with
@@ -153,6 +153,7 @@ public final class Tailer<T> implements AutoCloseable {
      * counts as read when the handler is called: if the handler throws, the exception propagates and this tailer is
      * past the record. Allocates nothing per message (an unknown record's view excepted).
      *
+     * @param handler receives the record, in this thread, before this method returns
      * @return true if a record was delivered, false if none is ready
      * @throws IllegalStateException   if the queue is raw, this tailer is closed, or a type's instance cannot be created
      * @throws QueueCorruptedException  as {@link #readNext}
@@ -212,6 +213,7 @@ public final class Tailer<T> implements AutoCloseable {
      * Copies the next message's payload into {@code into} at offset 0 if one is committed, without waiting; any type.
      * {@link #lastTypeId()} then gives its type.
      *
+     * @param into where the payload is copied, from offset 0; its other bytes are left as they are
      * @return the payload's length, or -1 if no message is ready
      * @throws IllegalArgumentException if the payload is longer than {@code into} (the message is not consumed)
      * @throws QueueCorruptedException  as {@link #readNext}
@@ -242,37 +244,34 @@ public final class Tailer<T> implements AutoCloseable {
         }
     }
 
-    /** The type id of the last record read (by any read method), or -1 before the first or for raw payloads. */
+    /** {@return the type id of the last record read (any read method), or -1 before the first or for raw payloads} */
     public int lastTypeId() {
         return lastSlot < 0 ? -1 : lastTable.typeId(lastSlot);
     }
 
-    /**
-     * The simple class name its file records for the type of the last record read, by any read method (no class
-     * needed), or null for raw payloads or before the first.
-     */
+    /** {@return the simple class name its file records for the last record's type, or null (raw, none read yet)} */
     public String lastTypeName() {
         return lastSlot < 0 ? null : lastTable.typeName(lastSlot);
     }
 
     /**
-     * The layout its file records for the type of the last record read, by any read method: what decodes its bytes
-     * without the class ({@code dump}, {@code tail}); null for raw payloads or before the first.
+     * {@return the layout its file records for the type of the last record read, by any read method, or null for raw
+     * payloads or before the first} It decodes the record's bytes without the class ({@code dump}, {@code tail}).
      */
     public LayoutDescriptor lastTypeLayout() {
         return lastSlot < 0 ? null : lastTable.layout(lastSlot);
     }
 
     /**
-     * The time (nanoseconds since the epoch, from the queue's clock: {@link QueueClock}) at which the last record read,
-     * by any read method, was appended; 0 before the first, or for a record of a file written before records carried
-     * times (format 1: docs/queue-design.md).
+     * {@return the time (nanoseconds since the epoch, from the queue's clock: {@link QueueClock}) at which the last
+     * record read, by any read method, was appended} 0 before the first, or for a record of a file written before
+     * records carried times (format 1: docs/queue-design.md).
      */
     public long lastTimeNanos() {
         return lastTime;
     }
 
-    /** How many records of type ids the queue does not know this tailer skipped or gave to an {@code onUnknown}. */
+    /** {@return how many records of unknown type ids this tailer skipped or gave to {@code onUnknown}} */
     public long unknownRecords() {
         return unknownRecords;
     }
@@ -309,10 +308,12 @@ public final class Tailer<T> implements AutoCloseable {
         RecordProtocol.consume(cursor, payload);
     }
 
-
     /**
      * Reads the next message into {@code into}, waiting with {@code strategy} up to {@code timeoutNanos}.
      *
+     * @param into         the object the message is read into, as by {@link #readNext}
+     * @param strategy     how to wait between attempts
+     * @param timeoutNanos the longest wait, in nanoseconds; 0 or less: one attempt, no wait
      * @return true if a message was read, false on time-out (never blocks longer, even on a stuck record)
      */
     public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
@@ -361,7 +362,7 @@ public final class Tailer<T> implements AutoCloseable {
         }
     }
 
-    /** The index of the next message this tailer will return. */
+    /** {@return the index of the next message this tailer will return} */
     public long index() {
         return cursor.index();
     }
@@ -376,10 +377,7 @@ public final class Tailer<T> implements AutoCloseable {
         }
     }
 
-    /**
-     * Moves {@code cursor} to the next COMMITTED message record; returns its payload length (its time not counted), or
-     * -1 if none yet.
-     */
+    /** Moves {@code cursor} to the next COMMITTED message record: its payload length (without time), or -1 if none. */
     private int advance(RecordCursor cursor) {
         ensureOpen();
         int lengthField = walker.advance(cursor);

@@ -36,7 +36,7 @@ public final class TypeHandlers implements MessageHandler<Object> {
         this.unknown = unknown;
     }
 
-    /** A builder with no handler yet. */
+    /** {@return a builder with no handler yet} */
     public static Builder builder() {
         return new Builder();
     }
@@ -62,6 +62,10 @@ public final class TypeHandlers implements MessageHandler<Object> {
         /**
          * Delivers messages of exactly {@code type} (not its subclasses) to {@code handler}.
          *
+         * @param <C>     the message class
+         * @param type    the exact class of the messages to deliver
+         * @param handler receives each message of {@code type} with its index
+         * @return this builder
          * @throws IllegalArgumentException if {@code type} already has a handler
          */
         public <C> Builder on(Class<C> type, MessageHandler<? super C> handler) {
@@ -73,7 +77,12 @@ public final class TypeHandlers implements MessageHandler<Object> {
             return this;
         }
 
-        /** Delivers records of type ids the reading queue does not know to {@code handler} (default: skip). */
+        /**
+         * Delivers records of type ids the reading queue does not know to {@code handler} (default: skip).
+         *
+         * @param handler receives each such record, replacing any handler given before
+         * @return this builder
+         */
         public Builder onUnknown(UnknownHandler handler) {
             Objects.requireNonNull(handler, "handler");
             this.unknown = new MessageHandler<>() {
@@ -89,6 +98,7 @@ public final class TypeHandlers implements MessageHandler<Object> {
             return this;
         }
 
+        /** {@return the handler of the classes added so far; later changes to this builder do not affect it} */
         public TypeHandlers build() {
             return new TypeHandlers(handlers, unknown);
         }
@@ -97,6 +107,13 @@ public final class TypeHandlers implements MessageHandler<Object> {
     /** Receives the records of unknown type ids ({@link MessageHandler#onUnknown}). */
     @FunctionalInterface
     public interface UnknownHandler {
+        /**
+         * Called with a record whose type id the reading queue does not know, as {@link MessageHandler#onUnknown}.
+         *
+         * @param index   the record's index in the queue
+         * @param typeId  the record's type id, as its file records it
+         * @param payload the record's bytes as stored, a read-only view valid only during this call
+         */
         void onUnknown(long index, int typeId, MemorySegment payload);
     }
 }

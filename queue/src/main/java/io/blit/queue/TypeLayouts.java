@@ -25,23 +25,38 @@ public final class TypeLayouts {
         this.types = List.copyOf(types);
     }
 
-    /** The layouts of {@code types} in this JVM. */
+    /**
+     * {@return the layouts of {@code types} in this JVM}
+     *
+     * @param types a queue's message types
+     */
     public static TypeLayouts of(MessageTypes<?> types) {
         return new TypeLayouts(types.fileTypes());
     }
 
-    /** One message class's layout, under type id 0 (a queue of one class). */
+    /**
+     * {@return one message class's layout, under type id 0 (a queue of one class)}
+     *
+     * @param layout the class's layout
+     */
     public static TypeLayouts of(LayoutDescriptor layout) {
         return new TypeLayouts(FileType.single(layout));
     }
 
-    /** What the newest file of {@code queue} records now (none: raw payloads). */
+    /**
+     * {@return what the newest file of {@code queue} records now (no type: raw payloads)}
+     *
+     * @param queue an open queue
+     */
     public static TypeLayouts ofNewestFile(BlitQueue<?> queue) {
         long[] firsts = queue.fileFirstIndices();
         return new TypeLayouts(queue.files().file(firsts[firsts.length - 1]).types());
     }
 
-    /** The encoding: type count u32, then per type in ascending id order: id u32, descriptor length u32, descriptor. */
+    /**
+     * {@return the encoding} A type count u32, then per type in ascending id order: id u32, descriptor length u32,
+     * descriptor.
+     */
     public byte[] encode() {
         byte[] table = SegmentHeader.typeTable(types);
         byte[] encoded = new byte[4 + table.length];
@@ -53,6 +68,8 @@ public final class TypeLayouts {
     /**
      * Decodes bytes from the network or a file as {@link #encode} writes them, every length checked first.
      *
+     * @param encoded the encoding, at most {@link #MAX_ENCODED} bytes
+     * @return the layouts it states
      * @throws IllegalArgumentException saying why they are not such an encoding
      */
     public static TypeLayouts decode(byte[] encoded) {
@@ -77,7 +94,7 @@ public final class TypeLayouts {
         }
     }
 
-    /** The class name recorded for each type id, in ascending id order (empty: raw payloads). */
+    /** {@return the class name recorded for each type id, in ascending id order (empty: raw payloads)} */
     public java.util.SortedMap<Integer, String> classNames() {
         java.util.SortedMap<Integer, String> names = new java.util.TreeMap<>();
         for (FileType type : types) {
@@ -86,14 +103,16 @@ public final class TypeLayouts {
         return java.util.Collections.unmodifiableSortedMap(names);
     }
 
-    /** Whether no type is recorded (raw payloads). */
+    /** {@return whether no type is recorded (raw payloads)} */
     public boolean raw() {
         return types.isEmpty();
     }
 
     /**
-     * What differs between {@code held} (a source's) and these expected layouts, type by type, or null if nothing
-     * does (same ids, identical layouts).
+     * {@return what differs between {@code held} and these expected layouts, type by type, or null if nothing does}
+     * Nothing differs when both have the same ids with identical layouts.
+     *
+     * @param held the layouts a source holds
      */
     public String differenceFrom(TypeLayouts held) {
         StringBuilder text = new StringBuilder();

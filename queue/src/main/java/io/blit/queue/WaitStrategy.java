@@ -69,6 +69,8 @@ public enum WaitStrategy {
      * Waits once; {@code attempt} counts the consecutive empty polls so far, from 0. Public so that a caller with
      * its own poll loop (the latency harness polls raw payloads, which {@link Tailer#next} does not cover) waits
      * the same way.
+     *
+     * @param attempt how many consecutive polls found nothing so far, from 0
      */
     public abstract void idle(int attempt);
 }

@@ -60,7 +60,7 @@ public final class DriverDirectories {
     private DriverDirectories() {
     }
 
-    /** The private directory's path: Aeron's default directory (system property {@code aeron.dir}) + {@code -blit}. */
+    /** {@return the private directory: Aeron's default directory (property {@code aeron.dir}) + {@code -blit}} */
     public static Path parent() {
         return Path.of(CommonContext.getAeronDirectoryName() + SUFFIX).toAbsolutePath();
     }
@@ -71,6 +71,7 @@ public final class DriverDirectories {
      * directory of this driver's killed predecessor, as {@code dirDeleteOnStart} would, but without following a link).
      *
      * @param name the driver's directory name, one path element (e.g. {@code source-1f2e3d4c})
+     * @return the driver's directory, {@code name} in the private directory; absent
      * @throws IllegalStateException    if the private directory is a link, not a directory, another user's, or
      *                                  writable by group or others
      * @throws IllegalArgumentException if {@code name} is not one plain path element
@@ -97,6 +98,7 @@ public final class DriverDirectories {
     /**
      * Gives the directory of a launched driver mode {@code rwx------} (a no-op without POSIX permissions).
      *
+     * @param driverDir the launched driver's directory, as {@link #prepare} gave it
      * @throws IllegalStateException if it is not a real directory of this user
      * @throws UncheckedIOException  if the file system fails
      */

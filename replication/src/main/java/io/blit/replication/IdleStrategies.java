@@ -20,7 +20,7 @@ public final class IdleStrategies {
     }
 
     /**
-     * A new idle strategy of the configured kind.
+     * {@return a new idle strategy of the kind the system property {@value #PROPERTY} names}
      *
      * @throws IllegalArgumentException if the property names no kind
      */

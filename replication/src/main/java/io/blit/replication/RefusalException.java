@@ -7,6 +7,11 @@ package io.blit.replication;
 public final class RefusalException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with the message {@code message}.
+     *
+     * @param message why the handshake was refused, naming what differs
+     */
     public RefusalException(String message) {
         super(message);
     }

@@ -33,16 +33,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Follows a {@link ReplicationSource} into a queue directory of its own (docs/replication.md): subscribes with a
- * signed request saying what it holds, answers the source's challenge, takes messages only from the session the
- * challenge names and only when their tag opens under the session's key with the next sequence number, writes every
- * record at the same index, position and bytes as the source ({@link ReplicaWriter}), and acknowledges what it holds
- * (in sync mode: after forcing it to disk). When the source falls silent, or a message of the session is missing or
- * cannot be applied, it resubscribes from what it holds, so a source restart, a network drop or a hostile frame
- * resumes without a gap or a duplicate; so does a restart of the replica, whose own half-written last record is
- * written again from the source. Messages from anyone else are counted ({@link #dropped}) and otherwise ignored.
- *
- * <p>Runs in one thread of its own. It stops only for an authenticated refusal ({@link #refusal()} says why) or a
- * failure of its own storage ({@link #failure()}). Thread-safe accessors.
+ * signed request saying what it holds, answers the source's challenge, takes only messages of the session the
+ * challenge names whose tag opens under the session's key with the next sequence number, writes every record at the
+ * same index, position and bytes as the source ({@link ReplicaWriter}), and acknowledges what it holds (in sync
+ * mode: after forcing it to disk). When the source falls silent, or a session message is missing or cannot be
+ * applied, it resubscribes from what it holds: a source restart, a network drop, a hostile frame or a restart of the
+ * replica (its half-written last record is written again) resumes without a gap or a duplicate. Messages from anyone
+ * else are counted ({@link #dropped}) and otherwise ignored. Runs in one thread of its own; stops only for an
+ * authenticated refusal ({@link #refusal()} says why) or a storage failure ({@link #failure()}). Thread-safe accessors.
  */
 public final class Replica implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
@@ -85,7 +83,6 @@ public final class Replica implements AutoCloseable {
     private long acked = -1;
     private volatile boolean running = true;
     private volatile long held = -1;
-    /** Handshakes begun after the first (a silent source, a session that could not go on); only this thread writes. */
     private volatile long resubscriptions;
     private volatile RefusalException refusal;
     private volatile RuntimeException failure;
@@ -100,8 +97,10 @@ public final class Replica implements AutoCloseable {
     }
 
     /**
-     * Starts following {@code options.source()} into {@code dir} (created and marked as a replica if needed).
+     * {@return a replica following {@code options.source()} into {@code dir} (created and marked as one if needed)}
      *
+     * @param dir     the replica's queue directory: empty, missing or a replica already
+     * @param options the source, the endpoints, the secret and how to follow
      * @throws NullPointerException if {@code dir} or {@code options} is null
      */
     public static Replica start(Path dir, ReplicaOptions options) {
@@ -111,34 +110,27 @@ public final class Replica implements AutoCloseable {
         return replica;
     }
 
-    /** The replica holds every index below this (-1 until it holds a file). */
+    /** {@return the index below which the replica holds every index (-1 until it holds a file)} */
     public long nextIndex() {
         return held;
     }
 
-    /** Why the source refused this replica, or null; a refused replica has stopped. */
+    /** {@return why the source refused this replica, or null} A refused replica has stopped. */
     public RefusalException refusal() {
         return refusal;
     }
 
-    /**
-     * Why the replica stopped other than by a refusal or {@link #close()} (e.g. its file system is full: a
-     * {@link io.blit.queue.QueueCorruptedException} naming the file and offset; what it committed stays, and a restart
-     * resumes there), or null.
-     */
+    /** {@return why the replica stopped other than by a refusal or {@link #close()} (e.g. a full disk), or null} */
     public RuntimeException failure() {
         return failure;
     }
 
-    /**
-     * How many handshakes this replica began after its first: one per resubscription (its source fell silent for
-     * longer than {@link ReplicaOptions#sourceTimeout()}, or a session could not go on). For monitoring and tests.
-     */
+    /** {@return how many times this replica resubscribed (its source fell silent, or a session could not go on)} */
     public long resubscriptions() {
         return resubscriptions;
     }
 
-    /** Whether the replica's thread still runs. */
+    /** {@return whether the replica's thread still runs} */
     public boolean running() {
         return thread.isAlive();
     }
@@ -146,6 +138,8 @@ public final class Replica implements AutoCloseable {
     /**
      * Waits until the replica holds every index below {@code next}.
      *
+     * @param next    the index below which every index is to be held
+     * @param timeout how long to wait at most
      * @throws RefusalException if the source refused the replica
      * @throws TimeoutException saying what it holds
      */
@@ -249,10 +243,7 @@ public final class Replica implements AutoCloseable {
         }
     }
 
-    /**
-     * Aeron's {@code Image.poll} hands an exception thrown here to its error handler and goes on polling, so nothing
-     * may escape: a failure of the replica's own files (or anything unforeseen) stops the replica with that reason.
-     */
+    /** Nothing may escape ({@code Image.poll} would hand it to Aeron's error handler): a failure stops the replica. */
     private void onData(DirectBuffer buffer, int offset, int length, Header header) {
         try {
             dispatch(buffer, offset, length, header);
@@ -270,9 +261,8 @@ public final class Replica implements AutoCloseable {
     }
 
     /**
-     * Takes one message: from the session the challenge named, a sealed session message; from any other, only a
-     * challenge to the current request. Its length is checked before anything is read, and it is copied into the
-     * replica's own buffer first, so that what is checked is what is used. Every drop is counted, nothing else.
+     * Takes one message: from the challenged session, a sealed session message; from any other, only a challenge to
+     * the current request. Its length is checked, then it is copied into the replica's buffer, checked and used.
      */
     private void dispatch(DirectBuffer buffer, int offset, int length, Header header) {
         boolean fromSession = state != State.HANDSHAKE && header.sessionId() == sessionId;
@@ -388,7 +378,11 @@ public final class Replica implements AutoCloseable {
         return image == null ? "an unknown peer" : image.sourceIdentity();
     }
 
-    /** How many messages this replica dropped for {@code reason} since it started. */
+    /**
+     * {@return how many messages this replica dropped for {@code reason} since it started}
+     *
+     * @param reason why the messages were dropped
+     */
     public long dropped(DropReason reason) {
         return drops.total(reason);
     }

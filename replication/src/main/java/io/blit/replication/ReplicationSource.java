@@ -108,8 +108,10 @@ public final class ReplicationSource implements AutoCloseable {
     }
 
     /**
-     * Starts serving the queue in {@code dir}, which must hold a queue, on {@code options.control()}.
+     * {@return a source serving the queue in {@code dir}, which must hold a queue, on {@code options.control()}}
      *
+     * @param dir     the queue directory to serve
+     * @param options the control endpoint, the secret and how to stream
      * @throws IllegalArgumentException if {@code dir} holds no queue
      * @throws IllegalStateException if the private directory of embedded drivers is unsafe (a link, another user's, or
      *                               writable by others)
@@ -136,6 +138,9 @@ public final class ReplicationSource implements AutoCloseable {
      * Waits until {@code replicas} replicas acknowledged {@code index} (committed, or forced to disk for replicas in
      * sync mode): what a gateway calls before it answers its client.
      *
+     * @param index    the index that must be held (a replica holds it when it holds every index up to it)
+     * @param replicas how many replicas must hold it, counting only those served now
+     * @param timeout  how long to wait at most
      * @throws TimeoutException naming each replica, its acknowledged index and how far behind it is
      * @throws InterruptedException if interrupted while waiting
      */
@@ -159,7 +164,7 @@ public final class ReplicationSource implements AutoCloseable {
         }
     }
 
-    /** The replicas served now, with what each acknowledged. */
+    /** {@return the replicas served now, with what each acknowledged, in a new list} */
     public List<ReplicaStatus> replicas() {
         List<ReplicaStatus> list = new ArrayList<>();
         for (SourceSession session : sessions.values()) {
@@ -354,7 +359,11 @@ public final class ReplicationSource implements AutoCloseable {
         session.acknowledge(Ack.committed(in), Ack.forced(in));
     }
 
-    /** How many messages this source dropped for {@code reason} since it started. */
+    /**
+     * {@return how many messages this source dropped for {@code reason} since it started}
+     *
+     * @param reason why the messages were dropped
+     */
     public long dropped(DropReason reason) {
         return drops.total(reason);
     }
@@ -364,7 +373,7 @@ public final class ReplicationSource implements AutoCloseable {
         return image == null ? "unknown peer (session " + header.sessionId() + ")" : image.sourceIdentity();
     }
 
-    /** The queue directory served. */
+    /** {@return the queue directory served} */
     public Path directory() {
         return dir;
     }

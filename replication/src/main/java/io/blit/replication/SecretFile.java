@@ -37,8 +37,9 @@ public final class SecretFile {
     }
 
     /**
-     * The secret in {@code file}.
+     * {@return the secret in {@code file}: its bytes as they are}
      *
+     * @param file the secret file, which neither group nor others may read or write
      * @throws IllegalArgumentException naming the file and the problem: group or others may read or write it, it
      *                                  holds fewer than {@value #MIN_BYTES} or more than {@value #MAX_BYTES} bytes
      * @throws UncheckedIOException     if it cannot be read
@@ -78,6 +79,7 @@ public final class SecretFile {
      * Writes a new secret of {@value #MIN_BYTES} bytes from {@link SecureRandom} to {@code file}, which must not
      * exist: created with mode {@code rw-------} (0600), set again before the secret is written, whatever the umask.
      *
+     * @param file the secret file to create; it must not exist
      * @throws IllegalArgumentException if {@code file} exists (a secret is never overwritten)
      * @throws UncheckedIOException     if it cannot be written (nothing is left behind)
      */

@@ -41,12 +41,21 @@ public final class BlitQueueMetrics implements MeterBinder {
     private volatile QueueStats last;
     private volatile long lastAtNanos;
 
-    /** Gauges of {@code queue}, tagged with its directory. */
+    /**
+     * Gauges of {@code queue}, tagged with its directory.
+     *
+     * @param queue the open queue to sample; the binder does not close it
+     */
     public BlitQueueMetrics(BlitQueue<?> queue) {
         this(queue, Tags.empty());
     }
 
-    /** Gauges of {@code queue}, tagged with its directory and {@code tags}. */
+    /**
+     * Gauges of {@code queue}, tagged with its directory and {@code tags}.
+     *
+     * @param queue the open queue to sample; the binder does not close it
+     * @param tags  further tags of every gauge (e.g. the application's), besides {@code queue}
+     */
     public BlitQueueMetrics(BlitQueue<?> queue, Iterable<Tag> tags) {
         this.queue = Objects.requireNonNull(queue, "queue");
         this.tags = Tags.concat(tags, "queue", queue.directory().toString());
