@@ -2,7 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.FileHeaders;
+import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
@@ -45,6 +45,10 @@ public final class BlitQueue<T> implements AutoCloseable {
     /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
     private final QueueMonitor monitor = new QueueMonitor(this);
+
+    static {
+        QueueAccess.set(new QueueBridge()); // for io.blit.queue.replica, the replication-only API
+    }
 
     private BlitQueue(Path dir, MessageTypes<T> types, QueueOptions options) {
         this.dir = dir;
@@ -119,16 +123,6 @@ public final class BlitQueue<T> implements AutoCloseable {
         }
         files.continueInOwnTypes();
         return register(new Appender<>(this));
-    }
-
-    /**
-     * A new {@link RecordStream} whose first record is {@code index}: every record as stored, for replication.
-     *
-     * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
-     * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
-     */
-    public RecordStream recordStream(long index) {
-        return register(new RecordStream(this, index));
     }
 
     /** A new tailer at the first message of the queue. */
@@ -252,26 +246,6 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * The header of the file of first index {@code firstIndex} as stored, CRC included (as a replica compares it), or
-     * null if there is no such file.
-     *
-     * @throws QueueCorruptedException if the file's header is invalid
-     */
-    public byte[] fileHeader(long firstIndex) {
-        return FileHeaders.read(dir, firstIndex);
-    }
-
-    /** The first message index a file header as {@link #fileHeader} gives it states, or -1 if it is too short. */
-    public static long fileHeaderFirstIndex(byte[] header) {
-        return SegmentHeader.firstIndexOf(header);
-    }
-
-    /** A file header as {@link #fileHeader} gives it in one line: first index, created, pid, size, class. */
-    public static String describeFileHeader(byte[] header) {
-        return FileHeaders.describe(header);
-    }
-
-    /**
      * Bytes a message of {@code payloadBytes} occupies in a segment file appenders write now: its header word, its
      * time and its payload, rounded up to a multiple of 8 (format 2: docs/queue-design.md). For sizing segment files.
      */
@@ -343,7 +317,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         cursors.remove(cursor);
     }
 
-    private synchronized <C extends AutoCloseable> C register(C cursor) {
+    synchronized <C extends AutoCloseable> C register(C cursor) {
         return cursors.add(cursor);
     }
 }
