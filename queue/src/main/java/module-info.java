@@ -10,4 +10,6 @@ module io.blit.queue {
     requires java.management; // QueueMXBean, on request (BlitQueue.registerMBean): the JDK's JMX, no dependency
 
     exports io.blit.queue;
+    // The replication-only API: the stored bytes of a source, and a replica's writer (and dump's file headers).
+    exports io.blit.queue.replica to io.blit.replication, io.blit.tools;
 }

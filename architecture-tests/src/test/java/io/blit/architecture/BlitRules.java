@@ -57,9 +57,11 @@ final class BlitRules {
     static final ArchRule REPLICATION_USES_ONLY_QUEUE_AND_AERON = classes()
             .that().resideInAPackage("io.blit.replication..")
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax.crypto..", "io.blit.replication..",
-                    "io.blit.queue", "io.blit.core..", "io.blit.layout..", "io.aeron..", "org.agrona..")
-            .because("replication is a library on the queue's public API and Aeron: no tool, no command-line"
-                    + " library, no queue internals (it writes replicas through ReplicaWriter)");
+                    "io.blit.queue", "io.blit.queue.replica", "io.blit.core..", "io.blit.layout..", "io.aeron..",
+                    "org.agrona..")
+            .because("replication is a library on the queue's public API, its replication-only package (exported to"
+                    + " replication alone) and Aeron: no tool, no command-line library, no queue internals (it writes"
+                    + " replicas through ReplicaWriter)");
 
     static final ArchRule NOTHING_DEPENDS_ON_TOOLS = noClasses()
             .that().resideOutsideOfPackages("io.blit.tools..", "io.blit.benchmarks..", "io.blit.stress..")

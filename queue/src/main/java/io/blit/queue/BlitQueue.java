@@ -2,12 +2,11 @@ package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.FileHeaders;
+import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.TimeRolls;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,6 +44,10 @@ public final class BlitQueue<T> implements AutoCloseable {
     /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
     private final QueueMonitor monitor = new QueueMonitor(this);
+
+    static {
+        QueueAccess.set(new QueueBridge()); // for io.blit.queue.replica, the replication-only API
+    }
 
     private BlitQueue(Path dir, MessageTypes<T> types, QueueOptions options) {
         this.dir = dir;
@@ -145,17 +148,6 @@ public final class BlitQueue<T> implements AutoCloseable {
         }
         files.continueInOwnTypes();
         return register(new Appender<>(this));
-    }
-
-    /**
-     * {@return a new {@link RecordStream} of every record as stored from {@code index} on, for replication}
-     *
-     * @param index the index of the first record, from 0 to {@link #endIndex()}
-     * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
-     * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
-     */
-    public RecordStream recordStream(long index) {
-        return register(new RecordStream(this, index));
     }
 
     /** {@return a new tailer at the first message of the queue} */
@@ -290,35 +282,6 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * {@return the header of the file of first index {@code firstIndex} as stored, CRC included (as a replica compares
-     * it), or null if there is no such file}
-     *
-     * @param firstIndex the first message index of the file, its name
-     * @throws QueueCorruptedException if the file's header is invalid
-     */
-    public byte[] fileHeader(long firstIndex) {
-        return FileHeaders.read(dir, firstIndex);
-    }
-
-    /**
-     * {@return the first message index a file header states, or -1 if it is too short}
-     *
-     * @param header a file header as {@link #fileHeader} gives it
-     */
-    public static long fileHeaderFirstIndex(byte[] header) {
-        return SegmentHeader.firstIndexOf(header);
-    }
-
-    /**
-     * {@return a file header in one line: first index, created, pid, size, class}
-     *
-     * @param header a file header as {@link #fileHeader} gives it
-     */
-    public static String describeFileHeader(byte[] header) {
-        return FileHeaders.describe(header);
-    }
-
-    /**
      * {@return the bytes a message occupies in a segment file appenders write now} That is its header word, its time
      * and its payload, rounded up to a multiple of 8 (format 2: docs/queue-design.md). For sizing segment files.
      *
@@ -393,7 +356,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         cursors.remove(cursor);
     }
 
-    private synchronized <C extends AutoCloseable> C register(C cursor) {
+    synchronized <C extends AutoCloseable> C register(C cursor) {
         return cursors.add(cursor);
     }
 }

@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
@@ -22,7 +23,7 @@ import java.nio.file.Path;
  *
  * <p>Not thread-safe: it belongs to its tailer, and maps files in the thread that first advances it.
  */
-final class RecordWalker {
+final class RecordWalker implements QueueAccess.Walk {
     private final SegmentDirectory<?> files;
     private final long abandonGraceNanos;
     private final long ownPid = ProcessHandle.current().pid() & RecordHeader.PID_MASK;
@@ -120,7 +121,8 @@ final class RecordWalker {
      *
      * @throws MessagesDeletedException if the file was deleted (by retention) before it was mapped
      */
-    void ensureMapped(RecordCursor cursor) {
+    @Override
+    public void ensureMapped(RecordCursor cursor) {
         if (!cursor.isMapped()) {
             cursor.attach(files.mapForReading(cursor.firstIndex(), cursor.index()));
         }
@@ -176,7 +178,8 @@ final class RecordWalker {
      *                                  cursor's file exist (the cursor's file ends at another index than its
      *                                  successor starts at)
      */
-    boolean roll(RecordCursor cursor) {
+    @Override
+    public boolean roll(RecordCursor cursor) {
         long index = cursor.index();
         if (index == cursor.firstIndex()) {
             throw QueueErrors.paddingAtFirstRecord(cursor.file().info().file(), cursor.position());
@@ -224,7 +227,8 @@ final class RecordWalker {
      *
      * @return true if the record is no longer the CLAIMED word seen (re-read it)
      */
-    boolean abandonIfDead(RecordCursor cursor, long word) {
+    @Override
+    public boolean abandonIfDead(RecordCursor cursor, long word) {
         long now = System.nanoTime();
         long index = cursor.index();
         if (word != watchedWord || index != watchedIndex) {

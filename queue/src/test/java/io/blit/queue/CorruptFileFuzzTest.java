@@ -26,6 +26,7 @@ import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import io.blit.queue.replica.RecordStream;
 
 /**
  * Fuzz property of the readers of segment files (docs/fuzzing.md): a queue whose files have corrupted record header
@@ -102,7 +103,7 @@ class CorruptFileFuzzTest {
                 }
             });
             corruptOr(() -> {
-                try (RecordStream stream = queue.recordStream(0)) {
+                try (RecordStream stream = RecordStream.open(queue, 0)) {
                     MemorySegment run = Arena.ofAuto().allocate(SEGMENT);
                     for (long n = 0; stream.pollRun(maxRunBytes) != RecordStream.NONE; n++) {
                         assertTrue(n < bound, "a record stream returned more events than its files hold");

@@ -46,6 +46,7 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.blit.queue.replica.SourceFiles;
 
 /**
  * Files of segment-file format version 1 are read unchanged: the sample in {@code src/test/resources/format-v1},
@@ -246,7 +247,7 @@ class FormatSampleTest {
         try (BlitQueue<SampleV1Message> queue = BlitQueue.open(typed, SampleV1Message.class)) {
             assertEquals("file 85 created " + java.time.Instant.ofEpochSecond(0, TYPED_CREATED[1]) + " by pid "
                     + CREATOR_PID + ", segment size " + SEGMENT_SIZE + ", messages " + CLASS,
-                    BlitQueue.describeFileHeader(queue.fileHeader(85)));
+                    SourceFiles.describe(SourceFiles.fileHeader(queue, 85)));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import io.blit.queue.replica.RecordStream;
 
 /**
  * Queues and directories for the fuzz properties of the queue module (docs/fuzzing.md): a source queue of raw records
@@ -60,7 +61,7 @@ final class FuzzFiles {
     /** The records of the first file of the queue in {@code dir}, and (element 0 of the pair) that file's header. */
     static List<Record> recordsOfFirstFile(Path dir, byte[][] header) {
         List<Record> records = new ArrayList<>();
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); RecordStream stream = queue.recordStream(0)) {
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); RecordStream stream = RecordStream.open(queue, 0)) {
             long position = SegmentHeader.RECORDS_START;
             for (int event = stream.poll(); event != RecordStream.NONE; event = stream.poll()) {
                 if (event == RecordStream.FILE) {

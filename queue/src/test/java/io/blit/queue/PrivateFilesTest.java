@@ -17,6 +17,8 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.blit.queue.replica.RecordStream;
+import io.blit.queue.replica.ReplicaWriter;
 
 /**
  * {@link QueueOptions#privateFiles} and {@link ReplicaWriter#open(Path, String, boolean)}: every file created
@@ -80,7 +82,7 @@ class PrivateFilesTest {
         Path replica = tmp.resolve("replicas").resolve("r");
         List<Map<String, String>> seen = new ArrayList<>();
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = queue.recordStream(0);
+             RecordStream stream = RecordStream.open(queue, 0);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test", true)) {
             for (int event = stream.poll(); event != RecordStream.NONE; event = stream.poll()) {
                 if (event == RecordStream.FILE) {

@@ -23,6 +23,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import io.blit.queue.replica.RecordStream;
 
 class QueueValidationTest {
     @TempDir
@@ -242,7 +243,7 @@ class QueueValidationTest {
                         () -> queue.tailerFrom(1),
                         queue::tailerFromEnd,
                         () -> {
-                            try (RecordStream stream = queue.recordStream(0)) {
+                            try (RecordStream stream = RecordStream.open(queue, 0)) {
                                 while (stream.poll() != RecordStream.NONE) {
                                     // FILE, then the padding word, then the roll
                                 }

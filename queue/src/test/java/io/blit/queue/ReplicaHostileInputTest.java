@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.blit.queue.replica.ReplicaWriter;
+import io.blit.queue.replica.ReplicaInputException;
 
 /**
  * What a {@link ReplicaWriter} does with events no honest source sends: each is refused with the exception its method

@@ -31,6 +31,7 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import io.blit.queue.replica.ReplicaWriter;
 
 /**
  * Fuzz properties of {@link ReplicaWriter} (docs/fuzzing.md): hostile file headers, record words and runs, given to a

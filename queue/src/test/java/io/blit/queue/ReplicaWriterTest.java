@@ -24,6 +24,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.blit.queue.replica.RecordStream;
+import io.blit.queue.replica.ReplicaWriter;
+import io.blit.queue.replica.ReplicaInputException;
+import io.blit.queue.replica.ReplicaDivergedException;
 
 /** {@link RecordStream} into {@link ReplicaWriter}: byte-identical files, resumption, refusals. */
 class ReplicaWriterTest {
@@ -83,7 +87,7 @@ class ReplicaWriterTest {
         copy(0, 1_000);
         // a killed writer's run: every byte of records 1000..1009 but the first header word
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = queue.recordStream(1_000)) {
+             RecordStream stream = RecordStream.open(queue, 1_000)) {
             assertEquals(RecordStream.FILE, stream.pollRun(10 * 160));
             assertEquals(RecordStream.RUN, stream.pollRun(10 * 160));
             MemorySegment run = Arena.ofAuto().allocate(stream.runLength());
@@ -108,7 +112,7 @@ class ReplicaWriterTest {
         appendMarketData(0, 100, -1);
         copy(0, 10);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = queue.recordStream(10);
+             RecordStream stream = RecordStream.open(queue, 10);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             assertEquals(RecordStream.FILE, stream.pollRun(4 * 160));
             writer.startFile(stream.fileHeader());
@@ -196,7 +200,7 @@ class ReplicaWriterTest {
     private long copy(long from, long until) {
         long records = 0;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = queue.recordStream(from);
+             RecordStream stream = RecordStream.open(queue, from);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             while (true) {
                 int event = stream.poll();
@@ -219,7 +223,7 @@ class ReplicaWriterTest {
     private long copyRuns(long from, IntSupplier maxRunBytes) {
         long records = 0;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = queue.recordStream(from);
+             RecordStream stream = RecordStream.open(queue, from);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             while (true) {
                 int event = stream.pollRun(maxRunBytes.getAsInt());

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.blit.queue.replica.SourceFiles;
 
 /**
  * A queue of several message types: one order, a handler per type with one reused instance each, records of types
@@ -173,7 +174,7 @@ class TypedQueueTest {
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TWO, QueueRoundTripTest.SMALL)) {
             appendMessages(queue, 0, 600);
             for (long first : queue.fileFirstIndices()) {
-                String header = BlitQueue.describeFileHeader(queue.fileHeader(first));
+                String header = SourceFiles.describe(SourceFiles.fileHeader(queue, first));
                 assertTrue(header.contains("1=MarketData(144 bytes), 2=Quote("), header);
             }
         }

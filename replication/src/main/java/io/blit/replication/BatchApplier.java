@@ -1,9 +1,9 @@
 package io.blit.replication;
 
 import io.blit.queue.QueueCorruptedException;
-import io.blit.queue.ReplicaDivergedException;
-import io.blit.queue.ReplicaInputException;
-import io.blit.queue.ReplicaWriter;
+import io.blit.queue.replica.ReplicaDivergedException;
+import io.blit.queue.replica.ReplicaInputException;
+import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Batch;
 import io.blit.replication.wire.Session;
 import java.lang.foreign.MemorySegment;

@@ -6,7 +6,7 @@ import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.QueueCorruptedException;
-import io.blit.queue.ReplicaWriter;
+import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Ack;
 import io.blit.replication.wire.Batch;

@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param requireEncryption ask the source to encrypt the batches (AES-256-GCM), and take no session that is not
  *                       encrypted
  * @param privateFiles   whether the replica's directory (if created), its {@code replica-of} marker and its files are
- *                       readable by its user only ({@code io.blit.queue.ReplicaWriter#open(Path, String, boolean)}:
+ *                       readable by its user only ({@code io.blit.queue.replica.ReplicaWriter#open(Path, String, boolean)}:
  *                       files {@code rw-------}, directories {@code rwx------}); default false: the process's default
  *                       modes
  */

@@ -8,6 +8,7 @@ import io.blit.queue.TypeLayouts;
 import java.lang.foreign.MemorySegment;
 import io.blit.replication.wire.Subscribe;
 import java.util.Arrays;
+import io.blit.queue.replica.SourceFiles;
 
 /**
  * What a source checks of a signed subscribe request before it serves it: the same queue (the replica's newest file
@@ -48,8 +49,8 @@ final class SourceHandshake {
             return request.nextIndex() < 0 ? files[0] : request.nextIndex();
         }
         byte[] replicaHeader = request.newestHeader();
-        long first = BlitQueue.fileHeaderFirstIndex(replicaHeader);
-        byte[] sourceHeader = first < 0 ? null : queue.fileHeader(first);
+        long first = SourceFiles.firstIndex(replicaHeader);
+        byte[] sourceHeader = first < 0 ? null : SourceFiles.fileHeader(queue, first);
         if (sourceHeader == null) {
             if (first >= 0 && first < files[0]) {
                 if (request.nextIndex() < files[0]) {
@@ -59,12 +60,12 @@ final class SourceHandshake {
                 return request.nextIndex();
             }
             throw new RefusalException("a replica of another queue: it holds "
-                    + BlitQueue.describeFileHeader(replicaHeader) + ", the source queue " + queue.directory()
+                    + SourceFiles.describe(replicaHeader) + ", the source queue " + queue.directory()
                     + " has no such file");
         }
         if (!Arrays.equals(sourceHeader, replicaHeader)) {
-            throw new RefusalException("a replica of another queue: it holds " + BlitQueue.describeFileHeader(replicaHeader)
-                    + ", the source queue " + queue.directory() + " holds " + BlitQueue.describeFileHeader(sourceHeader));
+            throw new RefusalException("a replica of another queue: it holds " + SourceFiles.describe(replicaHeader)
+                    + ", the source queue " + queue.directory() + " holds " + SourceFiles.describe(sourceHeader));
         }
         return request.nextIndex();
     }

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueOptions;
-import io.blit.queue.RecordStream;
+import io.blit.queue.replica.RecordStream;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Batch;
 import io.blit.replication.wire.Heartbeat;
@@ -414,7 +414,7 @@ class HostileSourceTest {
             for (long n = 0; n < RECORDS; n++) {
                 appender.append(tick.fillFor(n));
             }
-            try (RecordStream stream = queue.recordStream(0)) {
+            try (RecordStream stream = RecordStream.open(queue, 0)) {
                 assertEquals(RecordStream.FILE, stream.pollRun(4096));
                 header = stream.fileHeader();
                 prefix = run(stream, 4096);

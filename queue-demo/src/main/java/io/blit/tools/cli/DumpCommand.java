@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.blit.queue.replica.SourceFiles;
 
 /** {@code dump}: prints every record of a queue using only the layout stored in its file header. */
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
@@ -54,7 +55,7 @@ final class DumpCommand implements Callable<Integer> {
         boolean damaged = false;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY); Arena arena = Arena.ofConfined()) {
             long[] firsts = queue.fileFirstIndices();
-            out.println("# queue " + dir + ": " + describeTypes(queue.fileHeader(firsts[firsts.length - 1])));
+            out.println("# queue " + dir + ": " + describeTypes(SourceFiles.fileHeader(queue, firsts[firsts.length - 1])));
             long capacity = 1 << 16;
             MemorySegment buffer = arena.allocate(capacity, 8);
             StringBuilder line = new StringBuilder(512);
@@ -115,7 +116,7 @@ final class DumpCommand implements Callable<Integer> {
 
     /** The newest file's types: {@code MarketData, fingerprint F, 144-byte blocks, fields [...]} or a type table. */
     private static String describeTypes(byte[] newestHeader) {
-        String header = BlitQueue.describeFileHeader(newestHeader);
+        String header = SourceFiles.describe(newestHeader);
         int at = header.indexOf(", messages ");
         if (at < 0) {
             at = header.indexOf(", message types ");

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Where a replica ({@link io.blit.queue.ReplicaWriter}) resumes in its newest file: the first empty header word after
+ * Where a replica ({@link io.blit.queue.replica.ReplicaWriter}) resumes in its newest file: the first empty header word after
  * the last complete record (or the file's padding word, or its end).
  *
  * @param position the file offset of that word
@@ -17,7 +17,7 @@ public record ReplicaResume(long position, long ordinal, boolean padded) {
      * and, unless it ended with padding, clears what a killed writer left behind that word.
      *
      * @param leftoverBytes how many bytes from the first empty word on to clear
-     *                      ({@link io.blit.queue.ReplicaWriter#MAX_RUN_BYTES})
+     *                      ({@link io.blit.queue.replica.ReplicaWriter#MAX_RUN_BYTES})
      * @throws io.blit.queue.QueueCorruptedException if a record word is invalid, a record points past the file's end,
      *                                               or clearing faults
      */
@@ -52,7 +52,7 @@ public record ReplicaResume(long position, long ordinal, boolean padded) {
 
     /**
      * Clears what a writer killed during a run may have left behind the first empty word at {@code position} (see
-     * {@link io.blit.queue.ReplicaWriter#MAX_RUN_BYTES}): only the words that are not zero, so that the holes of a
+     * {@link io.blit.queue.replica.ReplicaWriter#MAX_RUN_BYTES}): only the words that are not zero, so that the holes of a
      * sparse file stay holes (a full file system can then still be opened).
      */
     private static void clearLeftovers(MappedSegment file, long position, long leftoverBytes) {

@@ -2,10 +2,11 @@ package io.blit.queue.internal;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import io.blit.queue.replica.ReplicaInputException;
 
 /**
- * The checks a replica ({@link io.blit.queue.ReplicaWriter}) makes on the record words and runs it is given, every
- * byte of which may come from the network: each refusal is a {@link io.blit.queue.ReplicaInputException}, thrown before anything
+ * The checks a replica ({@link io.blit.queue.replica.ReplicaWriter}) makes on the record words and runs it is given, every
+ * byte of which may come from the network: each refusal is a {@link ReplicaInputException}, thrown before anything
  * is written, after a bounded amount of work (no length or count makes a check loop longer than the event's own bytes,
  * nor allocates).
  */
@@ -17,7 +18,7 @@ public final class ReplicaRuns {
     }
 
     /**
-     * Checks one record (see {@link io.blit.queue.ReplicaWriter#write(long, MemorySegment, long, long)}): {@code word}
+     * Checks one record (see {@link io.blit.queue.replica.ReplicaWriter#write(long, MemorySegment, long, long)}): {@code word}
      * is a final record word, its length is {@code size}, and the {@code size} bytes from {@code offset} are all in
      * {@code source}; a COMMITTED message record is at least {@code minBody} bytes (its time: 8 in a format-2 file).
      * Returns the payload's length (0 for padding).
@@ -25,40 +26,40 @@ public final class ReplicaRuns {
     public static long checkedRecord(long word, boolean padding, MemorySegment source, long offset, long size,
                                      long minBody) {
         if (!isFinalWord(word)) {
-            throw new io.blit.queue.ReplicaInputException("not a committed or abandoned record word of at most "
+            throw new ReplicaInputException("not a committed or abandoned record word of at most "
                     + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
                     + RecordHeader.describe(word));
         }
         long length = padding ? 0 : RecordHeader.unsignedLength(word);
         checkBody(word, minBody);
         if (size != length) {
-            throw new io.blit.queue.ReplicaInputException("record word " + RecordHeader.describe(word) + " with "
+            throw new ReplicaInputException("record word " + RecordHeader.describe(word) + " with "
                     + size + " payload bytes");
         }
         if (offset < 0 || offset > source.byteSize() - size) {
-            throw new io.blit.queue.ReplicaInputException("payload bytes [" + offset + ", " + offset + " + " + size
+            throw new ReplicaInputException("payload bytes [" + offset + ", " + offset + " + " + size
                     + ") outside the " + source.byteSize() + " bytes given");
         }
         return length;
     }
 
     /**
-     * Checks a run's announced shape (see {@link io.blit.queue.ReplicaWriter#writeRun}): at least one record, at least
+     * Checks a run's announced shape (see {@link io.blit.queue.replica.ReplicaWriter#writeRun}): at least one record, at least
      * one header word, at most {@code maxRunBytes} for two or more records, and its {@code length} bytes from
      * {@code offset} all in {@code source}.
      */
     public static void checkRunBounds(MemorySegment source, long offset, long length, int count, int maxRunBytes) {
         if (count < 1 || length < RecordHeader.LENGTH || (count > 1 && length > maxRunBytes)) {
-            throw new io.blit.queue.ReplicaInputException("a run of " + count + " records in " + length + " bytes");
+            throw new ReplicaInputException("a run of " + count + " records in " + length + " bytes");
         }
         if (offset < 0 || offset > source.byteSize() - length) {
-            throw new io.blit.queue.ReplicaInputException("run bytes [" + offset + ", " + offset + " + " + length
+            throw new ReplicaInputException("run bytes [" + offset + ", " + offset + " + " + length
                     + ") outside the " + source.byteSize() + " bytes given");
         }
     }
 
     /**
-     * Checks the header words of a run (see {@link io.blit.queue.ReplicaWriter#writeRun}), whose {@code length} bytes
+     * Checks the header words of a run (see {@link io.blit.queue.replica.ReplicaWriter#writeRun}), whose {@code length} bytes
      * from {@code offset} are in {@code source}; returns its first. Reads at most {@code count + 1} words: every length
      * is checked (read unsigned, so that no word makes a record of 0 bytes or fewer) before it moves the walk; a
      * COMMITTED record must have a body of at least {@code minBody} bytes (its time: 8 in a format-2 file).
@@ -68,25 +69,25 @@ public final class ReplicaRuns {
         int records = 0;
         while (at < length) {
             if (length - at < RecordHeader.LENGTH) {
-                throw new io.blit.queue.ReplicaInputException("a run's last record ends " + (length - at) + " bytes into a header");
+                throw new ReplicaInputException("a run's last record ends " + (length - at) + " bytes into a header");
             }
             long word = source.get(WORD_IN_COPY, offset + at);
             if (RecordHeader.isPadding(word) || !isFinalWord(word)) {
-                throw new io.blit.queue.ReplicaInputException("not a committed or abandoned record word of at most "
+                throw new ReplicaInputException("not a committed or abandoned record word of at most "
                         + RecordHeader.MAX_PAYLOAD + " bytes in a run: " + RecordHeader.describe(word));
             }
             checkBody(word, minBody);
             long recordLength = RecordHeader.recordLength(RecordHeader.unsignedLength(word));
             if (recordLength > length - at) {
-                throw new io.blit.queue.ReplicaInputException("record " + RecordHeader.describe(word) + " ends past its run");
+                throw new ReplicaInputException("record " + RecordHeader.describe(word) + " ends past its run");
             }
             at += recordLength;
             if (++records > count) {
-                throw new io.blit.queue.ReplicaInputException("a run announced as " + count + " records holds more");
+                throw new ReplicaInputException("a run announced as " + count + " records holds more");
             }
         }
         if (records != count) {
-            throw new io.blit.queue.ReplicaInputException("a run of " + records + " records announced as " + count);
+            throw new ReplicaInputException("a run of " + records + " records announced as " + count);
         }
         return source.get(WORD_IN_COPY, offset);
     }
@@ -95,7 +96,7 @@ public final class ReplicaRuns {
     private static void checkBody(long word, long minBody) {
         if (!RecordHeader.isPadding(word) && RecordHeader.state(word) == RecordHeader.STATE_COMMITTED
                 && RecordHeader.unsignedLength(word) < minBody) {
-            throw new io.blit.queue.ReplicaInputException("committed record " + RecordHeader.describe(word) + " shorter than the "
+            throw new ReplicaInputException("committed record " + RecordHeader.describe(word) + " shorter than the "
                     + minBody + "-byte time every record of its file starts with");
         }
     }

@@ -1,5 +1,7 @@
-package io.blit.queue;
+package io.blit.queue.replica;
 
+import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.internal.BlankSegmentPreparer;
 import io.blit.queue.internal.Checkpoints;
 import io.blit.queue.internal.MappedFaults;

@@ -1,6 +1,10 @@
-package io.blit.queue;
+package io.blit.queue.replica;
 
+import io.blit.queue.BlitQueue;
+import io.blit.queue.MessagesDeletedException;
+import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.internal.MappedSegment;
+import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
@@ -8,10 +12,11 @@ import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Every record of a queue as it is stored, in index order, for replication: unlike a {@link Tailer}, it also
+ * Every record of a queue as it is stored, in index order, for replication: unlike a {@link io.blit.queue.Tailer}, it also
  * reports the records a dead writer left ABANDONED (their index is taken, their bytes are whatever the writer
  * wrote), the padding word that ends a file, and each file it enters with that file's header bytes — what a
- * {@link ReplicaWriter} needs to make a byte-identical copy. Obtained from {@link BlitQueue#recordStream(long)}.
+ * {@link ReplicaWriter} needs to make a byte-identical copy. Opened with {@link #open(BlitQueue, long)}; the queue
+ * closes it when it closes, as it does its tailers.
  *
  * <p>{@link #poll()} returns one event at a time: {@link #FILE} (accessors {@link #index()}: the file's first
  * index, {@link #fileHeader()}), {@link #RECORD} ({@link #index()}, {@link #word()}, {@link #payload()}), or
@@ -36,7 +41,8 @@ public final class RecordStream implements AutoCloseable {
     public static final int RUN = 3;
 
     private final BlitQueue<?> queue;
-    private final RecordWalker walker;
+    private final QueueAccess.Bridge bridge;
+    private final QueueAccess.Walk walker;
     private final RecordCursor cursor;
     private boolean announceFile = true;
     /** The payload length of the record last returned, skipped by the next poll; -1 if none. */
@@ -52,15 +58,35 @@ public final class RecordStream implements AutoCloseable {
     private int runCount;
     private boolean closed;
 
-    RecordStream(BlitQueue<?> queue, long from) {
+    private RecordStream(BlitQueue<?> queue, QueueAccess.Bridge bridge, RecordCursor start) {
         this.queue = queue;
-        this.walker = new RecordWalker(queue.files(), queue.abandonGraceNanos());
-        RecordCursor start = RecordWalker.seek(queue.files(), from);
-        if (start.index() != from) {
-            start.close();
-            throw QueueErrors.indexBeyondEnd(queue.directory(), from, start.index());
-        }
+        this.bridge = bridge;
+        this.walker = bridge.walk(queue);
         this.cursor = start;
+    }
+
+    /**
+     * A new stream of {@code queue}'s records whose first record is {@code index}.
+     *
+     * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
+     * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
+     * @throws IllegalStateException    if the queue is closed
+     */
+    public static RecordStream open(BlitQueue<?> queue, long index) {
+        QueueAccess.Bridge bridge = QueueAccess.bridge();
+        RecordCursor start = bridge.seek(queue, index);
+        if (start.index() != index) {
+            start.close();
+            throw QueueErrors.indexBeyondEnd(queue.directory(), index, start.index());
+        }
+        RecordStream stream = new RecordStream(queue, bridge, start);
+        try {
+            bridge.register(queue, stream);
+        } catch (RuntimeException closedQueue) {
+            start.close();
+            throw closedQueue;
+        }
+        return stream;
     }
 
     /**
@@ -262,7 +288,7 @@ public final class RecordStream implements AutoCloseable {
         if (!closed) {
             closed = true;
             cursor.close();
-            queue.unregister(this);
+            bridge.unregister(queue, this);
         }
     }
 }

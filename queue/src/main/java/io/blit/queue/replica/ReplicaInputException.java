@@ -1,4 +1,4 @@
-package io.blit.queue;
+package io.blit.queue.replica;
 
 /**
  * Thrown by {@link ReplicaWriter} for an event no valid queue holds: a file header that does not decode, a record word

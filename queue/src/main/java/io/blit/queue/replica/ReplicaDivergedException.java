@@ -1,4 +1,4 @@
-package io.blit.queue;
+package io.blit.queue.replica;
 
 /**
  * Thrown by {@link ReplicaWriter} for a well-formed event that does not continue what the replica holds: another index
