@@ -139,7 +139,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      * queue's types at the next index: no gap, no duplicate (docs/queue.md, "Layouts that evolve").
      *
      * @throws LayoutMismatchException if the newest file of a raw queue changed its types since it was opened
-     * @throws ReplicaAppendException  if the queue is a replica ({@link ReplicaWriter}): only replication writes it
+     * @throws ReplicaAppendException  if the queue is a replica: only its replication writes it
      */
     public Appender<T> appender() {
         String source = ReplicaMarker.sourceOf(dir);

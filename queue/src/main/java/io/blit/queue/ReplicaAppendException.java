@@ -1,7 +1,7 @@
 package io.blit.queue;
 
 /**
- * Thrown by {@link BlitQueue#appender()} on a replica: only its replication writes it ({@link ReplicaWriter}).
+ * Thrown by {@link BlitQueue#appender()} on a replica: only its replication writes it (docs/replication.md).
  * Append on the source; to turn a replica into a queue of its own, stop its replication and delete the
  * {@code replica-of} file in its directory.
  */
