@@ -3,12 +3,9 @@ package io.blit.core;
 import io.blit.core.internal.BlockCodec;
 import io.blit.core.internal.ConfinedAccess;
 import io.blit.core.internal.CopyErrors;
-import io.blit.core.internal.GeneratedCodecs;
-import io.blit.core.internal.WordLoopCodec;
 import io.blit.layout.BlockLayout;
 import io.blit.layout.LayoutVerifier;
 import io.blit.layout.NotTriviallyCopyableException;
-import io.blit.layout.internal.UnsafeAccess;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -46,78 +43,6 @@ import java.util.Objects;
  * @param <T> the trivially copyable class
  */
 public final class BlockCopier<T> {
-    /**
-     * The default copier of each class: generated code where access allows, else the word loop; with
-     * Unsafe memory access denied, generated code without Unsafe (or an exception, if access fails).
-     */
-    private static final ClassValue<BlockCopier<?>> DEFAULT = new ClassValue<>() {
-        @Override
-        protected BlockCopier<?> computeValue(Class<?> type) {
-            BlockLayout layout = LayoutVerifier.verify(type);
-            if (!UnsafeAccess.memoryAccessAllowed()) {
-                try {
-                    return new BlockCopier<>(type, layout, CopyEngine.GENERATED_FFM, GeneratedCodecs.generate(layout));
-                } catch (IllegalAccessException noAccess) {
-                    throw CopyErrors.noPrivateAccessUnsafeDenied(type, noAccess);
-                }
-            }
-            try {
-                return new BlockCopier<>(type, layout, CopyEngine.GENERATED, GeneratedCodecs.generate(layout));
-            } catch (IllegalAccessException noAccess) {
-                return new BlockCopier<>(type, layout, CopyEngine.WORD_LOOP, wordLoop(layout));
-            }
-        }
-    };
-
-    private static final ClassValue<BlockCopier<?>> WORD_LOOP = new ClassValue<>() {
-        @Override
-        protected BlockCopier<?> computeValue(Class<?> type) {
-            if (!UnsafeAccess.memoryAccessAllowed()) {
-                throw CopyErrors.unsafeDenied("WORD_LOOP");
-            }
-            BlockLayout layout = LayoutVerifier.verify(type);
-            return new BlockCopier<>(type, layout, CopyEngine.WORD_LOOP, wordLoop(layout));
-        }
-    };
-
-    private static final ClassValue<BlockCopier<?>> GENERATED = new ClassValue<>() {
-        @Override
-        protected BlockCopier<?> computeValue(Class<?> type) {
-            if (!UnsafeAccess.memoryAccessAllowed()) {
-                throw CopyErrors.unsafeDenied("GENERATED");
-            }
-            BlockCopier<?> preferred = DEFAULT.get(type);
-            if (preferred.engine == CopyEngine.GENERATED) {
-                return preferred;
-            }
-            BlockLayout layout = preferred.layout;
-            try {
-                return new BlockCopier<>(type, layout, CopyEngine.GENERATED, GeneratedCodecs.generate(layout));
-            } catch (IllegalAccessException e) {
-                throw CopyErrors.noPrivateAccess(type, e);
-            }
-        }
-    };
-
-    /** Shares the generated class of {@link #GENERATED} where there is one: only its checked methods are called. */
-    private static final ClassValue<BlockCopier<?>> GENERATED_FFM = new ClassValue<>() {
-        @Override
-        protected BlockCopier<?> computeValue(Class<?> type) {
-            BlockCopier<?> preferred = DEFAULT.get(type);
-            if (preferred.engine == CopyEngine.GENERATED_FFM) {
-                return preferred;
-            }
-            if (preferred.engine == CopyEngine.GENERATED) {
-                return new BlockCopier<>(type, preferred.layout, CopyEngine.GENERATED_FFM, preferred.codec);
-            }
-            try {
-                return new BlockCopier<>(type, preferred.layout, CopyEngine.GENERATED_FFM, GeneratedCodecs.generate(preferred.layout));
-            } catch (IllegalAccessException e) {
-                throw CopyErrors.noPrivateAccess(type, e);
-            }
-        }
-    };
-
     private final Class<T> type;
     private final BlockLayout layout;
     private final CopyEngine engine;
@@ -128,7 +53,8 @@ public final class BlockCopier<T> {
     /** The same length, byAddress and codec as a record, for TriviallyCopyable's constant call site. */
     private final CopyPath path;
 
-    private BlockCopier(Class<T> type, BlockLayout layout, CopyEngine engine, BlockCodec codec) {
+    /** A copier of {@code type} with {@code engine}'s codec; {@link EngineCopiers} makes and caches them. */
+    BlockCopier(Class<T> type, BlockLayout layout, CopyEngine engine, BlockCodec codec) {
         this.type = type;
         this.layout = layout;
         this.engine = engine;
@@ -136,10 +62,6 @@ public final class BlockCopier<T> {
         this.length = layout.length();
         this.byAddress = engine != CopyEngine.GENERATED_FFM;
         this.path = new CopyPath(this, length, byAddress, codec);
-    }
-
-    private static BlockCodec wordLoop(BlockLayout layout) {
-        return new WordLoopCodec(layout.start(), layout.length());
     }
 
     /**
@@ -159,7 +81,7 @@ public final class BlockCopier<T> {
      */
     @SuppressWarnings("unchecked")
     public static <T> BlockCopier<T> of(Class<T> type) {
-        return (BlockCopier<T>) DEFAULT.get(Objects.requireNonNull(type, "type"));
+        return (BlockCopier<T>) EngineCopiers.DEFAULT.get(Objects.requireNonNull(type, "type"));
     }
 
     /**
@@ -179,11 +101,12 @@ public final class BlockCopier<T> {
     @SuppressWarnings("unchecked")
     public static <T> BlockCopier<T> of(Class<T> type, CopyEngine engine) {
         Objects.requireNonNull(type, "type");
-        return (BlockCopier<T>) switch (Objects.requireNonNull(engine, "engine")) {
-            case GENERATED -> GENERATED.get(type);
-            case GENERATED_FFM -> GENERATED_FFM.get(type);
-            case WORD_LOOP -> WORD_LOOP.get(type);
-        };
+        return (BlockCopier<T>) EngineCopiers.of(type, Objects.requireNonNull(engine, "engine"));
+    }
+
+    /** The codec this copier copies with (shared by the copiers {@link EngineCopiers} derives from one another). */
+    BlockCodec codec() {
+        return codec;
     }
 
     /** {@return the engine this copier uses} */
