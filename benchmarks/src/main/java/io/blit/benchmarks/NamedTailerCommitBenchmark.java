@@ -2,6 +2,7 @@ package io.blit.benchmarks;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueClock;
 import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
 import io.blit.tools.messages.MarketData;
@@ -37,7 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * device, orders of magnitude more.
  *
  * <p>Baselines beside {@code commit}: {@code releaseStoreFloor}, a release store of a changing value into a mapped
- * file (a commit without the clock and the holder check), and {@code clock}, {@link System#currentTimeMillis()}.
+ * file (a commit without the clock and the holder check), {@code clock}, {@link System#currentTimeMillis()}, and
+ * {@code cachedClock}, the queue's default clock ({@code QueueClock.cached()}) that an append reads instead.
  * {@code commitAndSync} depends on the file system of {@code java.io.tmpdir}, where the queue is created (on tmpfs an
  * msync writes nothing). The tailer has read one message, so every commit stores index 0 again: the stores are the
  * same whatever the index.
@@ -54,6 +56,7 @@ public class NamedTailerCommitBenchmark {
     private Path dir;
     private BlitQueue<MarketData> queue;
     private NamedTailer<MarketData> tailer;
+    private Appender<MarketData> appender;
     private Arena arena;
     private MemorySegment mapped;
     private long value;
@@ -62,9 +65,8 @@ public class NamedTailerCommitBenchmark {
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("blit-commit-bench");
         queue = BlitQueue.open(dir, MarketData.class, QueueOptions.defaults().segmentSize(1 << 20));
-        try (Appender<MarketData> appender = queue.appender()) {
-            appender.append(new MarketData().fillFor(0, 0));
-        }
+        appender = queue.appender(); // open for the whole run: it keeps the cached clock's ticker running
+        appender.append(new MarketData().fillFor(0, 0));
         tailer = queue.tailer("bench");
         if (!tailer.readNext(new MarketData())) {
             throw new IllegalStateException("the message appended is not read");
@@ -83,6 +85,7 @@ public class NamedTailerCommitBenchmark {
             throw new IllegalStateException("commits or floor stores missing");
         }
         tailer.close();
+        appender.close();
         queue.close();
         arena.close();
         try (Stream<Path> files = Files.walk(dir)) {
@@ -109,6 +112,12 @@ public class NamedTailerCommitBenchmark {
     @Benchmark
     public long clock() {
         return System.currentTimeMillis();
+    }
+
+    /** What an append reads instead of {@link #clock}: the queue's default clock, its ticker running (an open appender). */
+    @Benchmark
+    public long cachedClock() {
+        return QueueClock.cached().epochNanos();
     }
 
     @Benchmark

@@ -43,11 +43,15 @@ record IndexOrTime(Long index, Instant time) {
 
     /** Parses an ISO-8601 instant ({@code 2026-11-26T09:30:00Z}, or with an offset such as {@code +01:00}). */
     static Instant instant(String value) {
+        return instant(value, "a message index or an ISO-8601 instant");
+    }
+
+    private static Instant instant(String value, String expected) {
         try {
             return java.time.OffsetDateTime.parse(value).toInstant();
         } catch (DateTimeParseException e) {
-            throw new TypeConversionException("expects a message index or an ISO-8601 instant such as "
-                    + "2026-11-26T09:30:00Z, got '" + value + "'");
+            throw new TypeConversionException("expects " + expected + " such as 2026-11-26T09:30:00Z, got '" + value
+                    + "'");
         }
     }
 
@@ -55,12 +59,7 @@ record IndexOrTime(Long index, Instant time) {
     static final class InstantConverter implements ITypeConverter<Instant> {
         @Override
         public Instant convert(String value) {
-            try {
-                return java.time.OffsetDateTime.parse(value).toInstant();
-            } catch (DateTimeParseException e) {
-                throw new TypeConversionException("expects an ISO-8601 instant such as 2026-11-26T09:30:00Z, got '"
-                        + value + "'");
-            }
+            return instant(value, "an ISO-8601 instant");
         }
     }
 }
