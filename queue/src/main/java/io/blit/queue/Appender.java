@@ -45,7 +45,9 @@ import java.util.Objects;
 public final class Appender<T> implements AutoCloseable {
     private final BlitQueue<T> queue;
     private final SegmentDirectory<T> files;
-    private final long pid = ProcessHandle.current().pid();
+    /** This process's writer id in the queue directory, which its claims name, and that id in a word's place. */
+    private final long writer;
+    private final long writerBits;
     /** Where the next record is claimed: the current file (mapped at the first append), header position, ordinal. */
     private final RecordCursor cursor = RecordCursor.forAppender();
     private boolean closed;
@@ -66,6 +68,8 @@ public final class Appender<T> implements AutoCloseable {
         this.types = files.types();
         this.clock = files.clock();
         this.rollPeriodNanos = files.rollEveryNanos();
+        this.writer = files.writerId();
+        this.writerBits = RecordHeader.claimerBits(writer);
         if (clock instanceof CachedEpochClock cached) {
             cached.acquire();
         }
@@ -113,7 +117,7 @@ public final class Appender<T> implements AutoCloseable {
             if (filler == null && message instanceof TriviallyCopyable block && types != null) {
                 TypeEntry<?> type = types.entryFor(block.getClass());
                 if (type != null) {
-                    long index = appendInPlace(block, type.claimWord(), type.recordLength());
+                    long index = appendInPlace(block, type.claimWord() | writerBits, type.recordLength());
                     if (index >= 0) {
                         return index;
                     }
@@ -159,7 +163,7 @@ public final class Appender<T> implements AutoCloseable {
         }
         @SuppressWarnings("unchecked")
         BlockCopier<Object> copier = (BlockCopier<Object>) type.copier();
-        long word = type.claimWord();
+        long word = type.claimWord() | writerBits;
         long index = claim(word, clock.epochNanos());
         if (filler != null) {
             filler.fill(message, index);
@@ -235,7 +239,7 @@ public final class Appender<T> implements AutoCloseable {
         if (size > files.maxPayload()) {
             throw QueueErrors.messageTooLarge(size, files.segmentSize(), files.maxPayload());
         }
-        long word = RecordHeader.claimed(pid, slot, (int) size + RecordHeader.TIME_LENGTH);
+        long word = RecordHeader.claimed(writer, slot, (int) size + RecordHeader.TIME_LENGTH);
         long index = claim(word, clock.epochNanos());
         MemorySegment.copy(payload, 0, cursor.segment(), cursor.payloadPosition(), size);
         RecordProtocol.commit(cursor, word);
@@ -313,10 +317,10 @@ public final class Appender<T> implements AutoCloseable {
             if (cursor.ordinal() == 0 && RecordHeader.loadAcquire(cursor.segment(), cursor.position()) == 0) {
                 rollAt = TimeRolls.boundaryAfter(now, rollPeriodNanos); // an empty file: it starts in this period
             } else {
-                roll(RecordProtocol.endFile(cursor, pid));
+                roll(RecordProtocol.endFile(cursor, writer));
             }
         }
-        long paddingWord = RecordHeader.padding(pid);
+        long paddingWord = RecordHeader.padding(writer);
         while (!RecordProtocol.claim(cursor, word, paddingWord)) {
             roll(cursor.index());
         }

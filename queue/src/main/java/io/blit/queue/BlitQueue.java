@@ -221,11 +221,13 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * {@return the index after the last message committed now} {@link #tailerFromEnd()} starts there (it stops at
-     * the first record that is empty or still claimed); the next append gets it if no claim is outstanding.
+     * {@return the index after the last record of the queue now, committed or claimed} The next append gets it. A
+     * record claimed and not yet committed counts (its writer may be about to commit it, or dead: readers step over
+     * it then), so every message below this index is committed or will be, or its index is abandoned.
+     * {@link #tailerFromEnd()} starts at the first record not yet committed by a live writer, at or before it.
      */
     public long endIndex() {
-        return RecordWalker.seek(files, Long.MAX_VALUE).index();
+        return RecordWalker.tail(files);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.blit.queue;
 
 import io.blit.queue.internal.ConsumerFile;
 import io.blit.queue.internal.ConsumerSlots;
-import io.blit.queue.internal.ProcessIdentity;
 import java.lang.foreign.Arena;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,7 +21,8 @@ final class Consumers {
     /** Every named consumer of {@code queue}, in the order they were created. */
     static List<ConsumerPosition> list(BlitQueue<?> queue) {
         try (Arena arena = Arena.ofConfined()) {
-            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena, queue.files().readOnly());
+            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena, queue.files().readOnly(),
+                    queue.files().writers());
             if (slots == null) {
                 return List.of();
             }
@@ -32,7 +32,7 @@ final class Consumers {
             for (ConsumerSlots.Entry entry : entries) {
                 long holder = entry.holder();
                 positions.add(new ConsumerPosition(entry.name(), entry.committed(), end - entry.committed() - 1,
-                        holder != 0 && ProcessIdentity.isAlive(holder) ? OptionalLong.of(ProcessIdentity.pid(holder))
+                        holder != 0 && slots.isAlive(holder) ? OptionalLong.of(slots.pidOf(holder))
                                 : OptionalLong.empty(),
                         entry.lastCommitMillis() == 0 ? Optional.empty()
                                 : Optional.of(Instant.ofEpochMilli(entry.lastCommitMillis()))));
@@ -50,16 +50,18 @@ final class Consumers {
         queue.files().requireWritable("remove a consumer");
         byte[] bytes = ConsumerSlots.encodeName(Objects.requireNonNull(name, "name"));
         try (Arena arena = Arena.ofConfined()) {
-            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena);
+            ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena, queue.files().writers());
             int slot = slots == null ? -1 : slots.find(bytes);
             if (slot < 0) {
                 return false;
             }
-            slots.claim(slot, name);
+            slots.upgrade();
+            long me = queue.files().writerId();
+            slots.claim(slot, name, me);
             try {
                 return slots.markRemoved(slot, bytes);
             } finally {
-                slots.release(slot);
+                slots.release(slot, me);
             }
         }
     }

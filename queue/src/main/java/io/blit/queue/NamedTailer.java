@@ -1,7 +1,6 @@
 package io.blit.queue;
 
 import io.blit.queue.internal.ConsumerSlots;
-import io.blit.queue.internal.ProcessIdentity;
 import io.blit.queue.internal.QueueErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -134,7 +133,8 @@ public final class NamedTailer<T> implements AutoCloseable {
     private final Arena arena;
     private final ConsumerSlots slots;
     private final int slot;
-    private final long identity = ProcessIdentity.current();
+    /** This process's writer id in the queue directory: the holder word while this tailer holds the name. */
+    private final long identity;
     private final boolean autoCommit;
     /** The reader at {@link #lastRead} + 1, or null while that index is deleted (every read then throws). */
     private Tailer<T> tailer;
@@ -150,6 +150,7 @@ public final class NamedTailer<T> implements AutoCloseable {
         this.slot = claim.slot();
         this.tailer = claim.tailer();
         this.lastRead = claim.committed();
+        this.identity = queue.files().writerId(); // leased by the claim already
     }
 
     /**
@@ -274,7 +275,8 @@ public final class NamedTailer<T> implements AutoCloseable {
         ensureOpen();
         long holder = slots.holder(slot);
         if (holder != identity) {
-            throw QueueErrors.consumerLost(queue.directory(), name, ProcessIdentity.pid(holder));
+            throw QueueErrors.consumerLost(queue.directory(), name,
+                    holder == 0 ? "released" : "now held by " + queue.files().writers().describe(holder));
         }
         slots.commit(slot, lastRead, System.currentTimeMillis());
     }
@@ -309,6 +311,16 @@ public final class NamedTailer<T> implements AutoCloseable {
         }
         tailer = moved;
         lastRead = index - 1;
+    }
+
+    /**
+     * {@return the claim at the next index that stops this tailer, if any} As {@link Tailer#pendingClaim()}.
+     *
+     * @throws IllegalStateException if this tailer is closed
+     */
+    public java.util.Optional<PendingClaim> pendingClaim() {
+        ensureOpen();
+        return tailer == null ? java.util.Optional.empty() : tailer.pendingClaim();
     }
 
     /** {@return the index of the next message this tailer will return (or, after a deletion, the first missing one)} */
@@ -369,7 +381,7 @@ public final class NamedTailer<T> implements AutoCloseable {
         }
         closed = true;
         try {
-            slots.release(slot);
+            slots.release(slot, identity);
         } finally {
             arena.close();
             queue.unregister(this);

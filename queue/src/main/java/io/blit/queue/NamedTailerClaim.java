@@ -29,17 +29,20 @@ record NamedTailerClaim<T>(Arena arena, ConsumerSlots slots, int slot, Tailer<T>
         byte[] bytes = ConsumerSlots.encodeName(Objects.requireNonNull(name, "name"));
         Arena arena = Arena.ofShared(); // the tailer may be created in one thread and used in another
         try {
-            ConsumerSlots slots = ConsumerFile.mapOrCreate(queue.directory(), queue.files().privateFiles(), arena);
+            ConsumerSlots slots = ConsumerFile.mapOrCreate(queue.directory(), queue.files().privateFiles(), arena,
+                    queue.files().writers());
+            slots.upgrade();
+            long me = queue.files().writerId();
             while (true) {
                 int slot = slots.find(bytes);
                 Tailer<T> fresh = null;
                 if (slot < 0) {
                     fresh = start(queue, options);
-                    slot = slots.findOrCreate(bytes, fresh.index() - 1);
+                    slot = slots.findOrCreate(bytes, fresh.index() - 1, me);
                 }
-                slots.claim(slot, name);
+                slots.claim(slot, name, me);
                 if (!slots.isReady(slot, bytes)) { // removed meanwhile: create it again
-                    slots.release(slot);
+                    slots.release(slot, me);
                     if (fresh != null) {
                         fresh.close();
                     }
@@ -53,7 +56,7 @@ record NamedTailerClaim<T>(Arena arena, ConsumerSlots slots, int slot, Tailer<T>
                     }
                     return new NamedTailerClaim<>(arena, slots, slot, tailer, committed);
                 } catch (RuntimeException | Error e) {
-                    slots.release(slot);
+                    slots.release(slot, me);
                     throw e;
                 }
             }

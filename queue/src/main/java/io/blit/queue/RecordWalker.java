@@ -6,7 +6,8 @@ import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
+import io.blit.queue.internal.ClaimWatch;
+import io.blit.queue.internal.RecordWalk;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
@@ -14,35 +15,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The reader's side of the record protocol for a {@link Tailer}: walks its {@link RecordCursor} over the records of
- * the queue's files, to a start index when the tailer is created ({@link #seek}) and then from one COMMITTED record
- * to the next ({@link #advance}): over ABANDONED records, across files (at a padding word or the end of a file,
- * once the next file exists), marking the claims of dead processes ABANDONED after the queue's abandon grace. It
- * keeps the state of the walk that is not the cursor's (the next file polled for, the CLAIMED record watched); the
- * tailer passes its cursor to each call, so that a read reaches the cursor's fields with one load less.
+ * The reader's side of the record protocol for a {@link Tailer} and a record stream: runs the record walk
+ * ({@link RecordWalk}) with its {@link RecordCursor} over the queue's files, to a start index when the tailer is
+ * created ({@link #seek}) and then from one COMMITTED record to the next ({@link #advance}): over ABANDONED records,
+ * across files (at a padding word or the end of a file, once the next file exists), passing the claims of dead
+ * writers after the queue's abandon grace ({@link ClaimWatch}: marked ABANDONED, or stepped over in a read-only
+ * queue). It keeps the state of the walk that is not the cursor's (the next file polled for, the claim watched);
+ * the tailer passes its cursor to each call, so that a read reaches the cursor's fields with one load less.
  *
  * <p>Not thread-safe: it belongs to its tailer, and maps files in the thread that first advances it.
  */
 final class RecordWalker implements QueueAccess.Walk {
     private final SegmentDirectory<?> files;
-    private final long abandonGraceNanos;
-    private final long ownPid = ProcessHandle.current().pid() & RecordHeader.PID_MASK;
+    /** The claim this walk waits on, and what it does once its writer is found dead. */
+    private final ClaimWatch claims;
     /** The next file's path, named once per file: a tailer that has caught up polls for it at every read. */
     private Path nextFile;
     private long nextFileIndex = -1;
     /** The absent next file last checked for deletion, and when (System.nanoTime), to bound directory listings. */
     private long missingFile = -1;
     private long missingCheckedAt;
-    /** The CLAIMED word last seen blocking the walk, at which index, and since when (System.nanoTime). */
-    private long watchedWord;
-    private long watchedIndex = -1;
-    private long watchedSince;
-    /** Records CLAIMED by a dead process that a read-only walk stepped over (it may not mark them ABANDONED). */
-    long deadClaimsSkipped;
 
     RecordWalker(SegmentDirectory<?> files, long abandonGraceNanos) {
         this.files = files;
-        this.abandonGraceNanos = abandonGraceNanos;
+        this.claims = new ClaimWatch(files.writers(), abandonGraceNanos, files.readOnly());
     }
 
     /** A tailer's cursor at the first message of the queue. */
@@ -52,14 +48,28 @@ final class RecordWalker implements QueueAccess.Walk {
     }
 
     /**
-     * A tailer's cursor at index {@code target}, or after the last record committed now for {@code Long.MAX_VALUE}: walks
-     * from the nearest checkpoint before {@code target} in the file holding it to it, or to the end of the queue
-     * (the first empty or still CLAIMED record). Maps files in a temporary arena of this thread.
+     * A tailer's cursor at index {@code target}, or, for {@code Long.MAX_VALUE}, at the first record of the newest
+     * file that is empty or CLAIMED by a live writer (claims of dead writers are stepped over): walks from the nearest
+     * checkpoint before {@code target} in the file holding it. Maps files in a temporary arena of this thread.
      *
      * @throws MessagesDeletedException if {@code target} was in a file deleted by retention
      * @throws IllegalArgumentException if {@code target} is negative
      */
     static RecordCursor seek(SegmentDirectory<?> files, long target) {
+        return seek(files, target, ClaimWatch.stepOverDead(files.writers()));
+    }
+
+    /**
+     * The index after the last record of the queue, committed or claimed, live or not: the first empty record word
+     * of the newest file (the index the next claim gets).
+     */
+    static long tail(SegmentDirectory<?> files) {
+        try (RecordCursor end = seek(files, Long.MAX_VALUE, ClaimWatch.STEP_OVER_ALL)) {
+            return end.index();
+        }
+    }
+
+    private static RecordCursor seek(SegmentDirectory<?> files, long target, RecordWalk.Claims atEnd) {
         long[] firsts = files.firsts();
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {
@@ -74,10 +84,7 @@ final class RecordWalker implements QueueAccess.Walk {
             boolean nextFile;
             try (walk) {
                 walk.attach(files.mapForReading(first, target == Long.MAX_VALUE ? first : target));
-                nextFile = walkTo(walk, target);
-            }
-            if (nextFile && walk.index() == first) { // a padding word first: the file would continue in itself
-                throw QueueErrors.paddingAtFirstRecord(SegmentFiles.path(files.path(), first), walk.position());
+                nextFile = walkTo(walk, target, atEnd);
             }
             if (!nextFile || !Files.exists(SegmentFiles.path(files.path(), walk.index()))) {
                 return walk;
@@ -87,31 +94,29 @@ final class RecordWalker implements QueueAccess.Walk {
     }
 
     /**
-     * Moves {@code walk} from the nearest checkpoint to {@code target}, or to the end of the queue in its file.
+     * Moves {@code walk} from the nearest checkpoint to {@code target} (over records of any state), or, for
+     * {@code Long.MAX_VALUE}, to the end of the queue in its file: the first empty record or a claim {@code atEnd}
+     * does not pass.
      *
      * @return true if the walk went on past the end of the file (the target is in a later file)
      */
-    private static boolean walkTo(RecordCursor walk, long target) {
+    private static boolean walkTo(RecordCursor walk, long target, RecordWalk.Claims atEnd) {
         MappedSegment file = walk.file();
-        int checkpoint = Checkpoints.nearest(file.segment(),
-                target == Long.MAX_VALUE ? target : target - walk.firstIndex());
+        boolean toEnd = target == Long.MAX_VALUE;
+        int checkpoint = Checkpoints.nearest(file.segment(), toEnd ? target : target - walk.firstIndex());
         walk.moveTo(Checkpoints.position(file, checkpoint), (long) checkpoint << Checkpoints.INTERVAL_SHIFT);
         while (walk.index() < target) {
-            long position = walk.position();
-            if (position + RecordHeader.LENGTH > file.size()) {
-                return true;
-            }
-            long word = RecordHeader.loadAcquire(file.segment(), position);
-            if (word == 0 || (RecordHeader.state(word) == RecordHeader.STATE_CLAIMED && target == Long.MAX_VALUE)) {
+            long word = RecordWalk.next(walk, true, toEnd ? atEnd : RecordWalk.STOP_AT_CLAIMS);
+            if (word == 0) {
                 return false;
             }
-            if (RecordHeader.isPadding(word)) {
+            if (RecordWalk.endsFile(word)) {
                 return true;
             }
-            if (RecordHeader.state(word) == RecordHeader.STATE_EMPTY) {
-                throw QueueErrors.badRecordWord(file.info().file(), position, word);
+            if (toEnd && RecordHeader.state(word) == RecordHeader.STATE_CLAIMED) {
+                return false; // a claim the end-of-queue policy stops at
             }
-            walk.skip(file.checkedLength(word, position));
+            walk.skip(RecordHeader.length(word));
         }
         return false;
     }
@@ -131,7 +136,7 @@ final class RecordWalker implements QueueAccess.Walk {
     /**
      * Moves {@code cursor} to the next COMMITTED message record.
      *
-     * @return its payload length, or -1 if there is none yet
+     * @return its length field (its time included in format 2 and later), or -1 if there is none yet
      * @throws MessagesDeletedException if the next file was deleted (by retention)
      * @throws QueueCorruptedException  if a record header points past the end of its file, or has state bits 00 but is
      *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is)
@@ -139,32 +144,31 @@ final class RecordWalker implements QueueAccess.Walk {
     int advance(RecordCursor cursor) {
         ensureMapped(cursor);
         while (true) {
-            MappedSegment file = cursor.file();
-            long position = cursor.position();
-            if (position + RecordHeader.LENGTH > file.size()) {
+            long word = RecordWalk.next(cursor, false, claims);
+            if (word == 0) {
+                return -1;
+            }
+            if (RecordWalk.endsFile(word)) {
                 if (!roll(cursor)) {
                     return -1;
                 }
                 continue;
             }
-            long word = RecordHeader.loadAcquire(cursor.segment(), position);
-            long state = RecordHeader.state(word);
-            if (word == 0) {
-                return -1;
-            } else if (RecordHeader.isPadding(word)) {
-                if (!roll(cursor)) {
-                    return -1;
-                }
-            } else if (state == RecordHeader.STATE_COMMITTED) {
-                return file.checkedLength(word, position);
-            } else if (state == RecordHeader.STATE_ABANDONED) {
-                cursor.skip(file.checkedLength(word, position));
-            } else if (state == RecordHeader.STATE_EMPTY) {
-                throw QueueErrors.badRecordWord(file.info().file(), position, word);
-            } else if (!abandonIfDead(cursor, word)) {
-                return -1;
+            if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED) {
+                return RecordHeader.length(word);
             }
+            return -1; // a claim not passed (yet)
         }
+    }
+
+    @Override
+    public RecordWalk.Claims claims() {
+        return claims;
+    }
+
+    /** The claim watch of this walk (how long the claim at the cursor has stopped it). */
+    ClaimWatch watch() {
+        return claims;
     }
 
     /**
@@ -219,38 +223,5 @@ final class RecordWalker implements QueueAccess.Walk {
             }
             throw deleted;
         }
-    }
-
-    /**
-     * Called while the record at {@code cursor} is CLAIMED with {@code word}: after it has stayed so (same word) for the
-     * abandon grace, checks its claimer's pid and, if that process is gone, CASes it to ABANDONED.
-     *
-     * @return true if the record is no longer the CLAIMED word seen (re-read it)
-     */
-    @Override
-    public boolean abandonIfDead(RecordCursor cursor, long word) {
-        long now = System.nanoTime();
-        long index = cursor.index();
-        if (word != watchedWord || index != watchedIndex) {
-            watchedWord = word;
-            watchedIndex = index;
-            watchedSince = now;
-            return false;
-        }
-        if (now - watchedSince < abandonGraceNanos) {
-            return false;
-        }
-        watchedSince = now;
-        long pid = RecordHeader.pid(word);
-        if (pid == ownPid || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return false;
-        }
-        if (files.readOnly()) { // may not mark it: step over it as over an ABANDONED record, the file unchanged
-            cursor.skip(cursor.file().checkedLength(word, cursor.position()));
-            deadClaimsSkipped++;
-            return true;
-        }
-        RecordProtocol.abandonDead(cursor.segment(), cursor.position(), word);
-        return true;
     }
 }

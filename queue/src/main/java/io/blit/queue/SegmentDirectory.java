@@ -14,6 +14,7 @@ import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.SegmentPreparer;
+import io.blit.queue.internal.WriterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -57,6 +58,8 @@ final class SegmentDirectory<T> implements AutoCloseable {
     private final boolean readOnly;
     private final QueueClock clock;
     private final long rollEveryNanos;
+    /** The directory's writer liveness, shared with the other queue objects of this directory in this JVM. */
+    private final WriterRegistry writers;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
@@ -82,34 +85,42 @@ final class SegmentDirectory<T> implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create queue directory " + dir, e);
             }
-            SegmentFiles.deleteStaleTemporaries(dir);
         }
-        long[] firsts = SegmentFiles.list(dir);
-        if (readOnly && firsts.length == 0) {
-            throw QueueErrors.noQueue(dir, "no segment file");
-        }
-        List<FileType> mine = types == null ? List.of() : types.fileTypes();
-        if (firsts.length == 0) {
-            String source = ReplicaMarker.sourceOf(dir);
-            if (source != null) {
-                throw QueueErrors.replicaWithoutFiles(dir, source);
+        this.writers = WriterRegistry.acquire(dir);
+        try {
+            if (!readOnly) {
+                SegmentFiles.deleteStaleTemporaries(dir);
             }
-            this.writeTypes = mine;
-            this.segmentSize = options.segmentSize();
-            SegmentFiles.createIfAbsent(dir, 0, segmentSize, writeTypes, privateFiles);
-            firsts = SegmentFiles.list(dir);
-        } else {
-            SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
-            this.segmentSize = last.segmentSize();
-            this.writeTypes = types == null ? last.types() : mine;
-        }
-        for (SegmentHeader.Info info : Retention.readExisting(dir, firsts)) { // retention may delete meanwhile
-            check(info);
-        }
-        for (FileType type : writeTypes) {
-            if (maxPayload() < type.descriptor().length()) {
-                throw QueueErrors.messageTooLarge(type.descriptor().length(), segmentSize, maxPayload());
+            long[] firsts = SegmentFiles.list(dir);
+            if (readOnly && firsts.length == 0) {
+                throw QueueErrors.noQueue(dir, "no segment file");
             }
+            List<FileType> mine = types == null ? List.of() : types.fileTypes();
+            if (firsts.length == 0) {
+                String source = ReplicaMarker.sourceOf(dir);
+                if (source != null) {
+                    throw QueueErrors.replicaWithoutFiles(dir, source);
+                }
+                this.writeTypes = mine;
+                this.segmentSize = options.segmentSize();
+                SegmentFiles.createIfAbsent(dir, 0, segmentSize, writeTypes, privateFiles);
+                firsts = SegmentFiles.list(dir);
+            } else {
+                SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
+                this.segmentSize = last.segmentSize();
+                this.writeTypes = types == null ? last.types() : mine;
+            }
+            for (SegmentHeader.Info info : Retention.readExisting(dir, firsts)) { // retention may delete meanwhile
+                check(info);
+            }
+            for (FileType type : writeTypes) {
+                if (maxPayload() < type.descriptor().length()) {
+                    throw QueueErrors.messageTooLarge(type.descriptor().length(), segmentSize, maxPayload());
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            writers.release();
+            throw e;
         }
         this.preparer = readOnly ? null : new SegmentPreparer(dir, segmentSize, writeTypes, privateFiles);
         this.prepareNextFile = options.prepareNextFile();
@@ -251,7 +262,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
             try (RecordCursor cursor = RecordCursor.forAppender()) {
                 cursor.enter(new MappedSegment(newest));
                 awaitFirstRecord(cursor);
-                next = RecordProtocol.endFile(cursor, ProcessHandle.current().pid());
+                next = RecordProtocol.endFile(cursor, writerId());
             }
             newest = createIfAbsent(next);
         }
@@ -310,6 +321,24 @@ final class SegmentDirectory<T> implements AutoCloseable {
         return readOnly;
     }
 
+    /** The directory's writer registry: whose claims are alive. */
+    WriterRegistry writers() {
+        return writers;
+    }
+
+    /**
+     * This process's writer id in the directory, which every claim it makes names: leased at the first call (or when
+     * this object created the queue), by the first appender, named consumer or file creation, so that a queue opened
+     * only to read creates nothing ({@link WriterRegistry#lease}); held until the last queue object of the directory
+     * in this JVM closes.
+     *
+     * @throws IllegalStateException if the queue was opened read-only
+     */
+    long writerId() {
+        requireWritable("append");
+        return writers.lease(privateFiles);
+    }
+
     /**
      * @throws IllegalStateException naming {@code what} if the queue was opened read-only
      */
@@ -319,11 +348,15 @@ final class SegmentDirectory<T> implements AutoCloseable {
         }
     }
 
-    /** Stops the background preparation and deletes what it left. */
+    /** Stops the background preparation and deletes what it left; gives back the writer registry. */
     @Override
     public void close() {
-        if (preparer != null) {
-            preparer.close();
+        try {
+            if (preparer != null) {
+                preparer.close();
+            }
+        } finally {
+            writers.release();
         }
     }
 

@@ -10,6 +10,8 @@ import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
+import io.blit.queue.internal.RecordWalk;
+import io.blit.queue.internal.WriterLiveness;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -27,9 +29,10 @@ import java.util.Objects;
  *       the appender wrote before its release store. Messages are returned in index order, each once;
  *       {@link #index()} is the index of the next one.</li>
  *   <li><b>Gaps.</b> An ABANDONED record (its appender failed or died) is skipped: its index is never a message.
- *       A record left CLAIMED for longer than the queue's abandon grace by a process that is no longer alive is
- *       marked ABANDONED by the tailer that notices (pid reuse within the grace is not detected). A record
- *       CLAIMED by a live process blocks the tailer, as it must to keep order, until it is committed.</li>
+ *       A record left CLAIMED for longer than the queue's abandon grace by a writer that is no longer alive (its
+ *       writer id's lock is free: docs/queue-design.md, "Writer liveness") is marked ABANDONED by the tailer that
+ *       notices, or stepped over in a read-only queue. A record CLAIMED by a live writer blocks the tailer, as it
+ *       must to keep order, until it is committed; {@link #pendingClaim()} tells which.</li>
  *   <li><b>Retention.</b> A file deleted while this tailer reads it stays mapped, and the tailer reads it to its
  *       end. If its next file was deleted (the tailer lagged behind retention, in this or another process), reads
  *       throw {@link MessagesDeletedException} naming the missing indices, on every call, and the tailer stays
@@ -92,6 +95,11 @@ public final class Tailer<T> implements AutoCloseable {
      * written under another layout is read as the queue's {@link BlitQueue#layoutPolicy()} says (validated when
      * the file was opened): translated field by field under TRANSLATE. A record of a type id the queue does not know
      * is skipped and counted ({@link #unknownRecords()}).
+     *
+     * <p>A record claimed by a writer and not committed yet reads as "none ready" (false): the order is kept. Keep
+     * polling: a claim whose writer died is stepped over by the first read at least the queue's abandon grace after
+     * this tailer first saw it, so polling never blocks forever on a dead writer; {@link #pendingClaim()} tells which
+     * case a caller is in.
      *
      * @param into the object whose fields the message overwrites, of the next message's class
      * @return true if a message was read (and {@link #index()} advanced), false if none is ready
@@ -357,6 +365,42 @@ public final class Tailer<T> implements AutoCloseable {
         try {
             walker.ensureMapped(cursor);
             return Pretouch.forReading(cursor.file(), cursor.position(), bytes);
+        } catch (RuntimeException | Error e) {
+            throw cursor.failure(e);
+        }
+    }
+
+    /**
+     * What stops this tailer when a read finds no message: the record at {@link #index()} if it is claimed by a
+     * writer that has not committed it, or empty if there is simply nothing more yet (or the next record is ready).
+     *
+     * <p>A non-blocking reader that polls {@link #readNext} sees a claim as "no message yet". It gets past a claim
+     * whose writer died by polling on: the first read at least {@link QueueOptions#abandonGrace} after this tailer
+     * first saw the claim checks the writer and, if it is dead, steps over the record (marks it ABANDONED; in a
+     * read-only queue, leaves the file as it is), so a poll loop never blocks forever on a dead writer. A claim of a
+     * live writer holds every reader until it is committed; this method tells a caller which, so that a one-pass
+     * reader (a tool) can stop and say so instead of calling a cut-short queue whole. Checks the writer's liveness
+     * (a system call); allocates.
+     *
+     * @return the claim at the next index, if there is one
+     * @throws IllegalStateException   if this tailer is closed
+     * @throws WrongThreadException    if called from another thread than the one this tailer belongs to
+     * @throws QueueCorruptedException if the record word there is invalid
+     * @throws MessagesDeletedException if the current file was deleted by retention before it was mapped
+     */
+    public java.util.Optional<PendingClaim> pendingClaim() {
+        ensureOpen();
+        try {
+            walker.ensureMapped(cursor);
+            long word = RecordWalk.wordAt(cursor.file(), cursor.position());
+            if (word == RecordWalk.FILE_END || word == 0 || RecordHeader.state(word) != RecordHeader.STATE_CLAIMED) {
+                return java.util.Optional.empty();
+            }
+            int version = cursor.file().info().version();
+            return java.util.Optional.of(new PendingClaim(cursor.index(),
+                    WriterLiveness.describeClaimer(files.writers(), version, word),
+                    WriterLiveness.claimerAlive(files.writers(), version, word),
+                    walker.watch().watchedFor(cursor.index(), word)));
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }

@@ -1,11 +1,12 @@
 package io.blit.queue;
 
 import io.blit.queue.internal.Checkpoints;
+import io.blit.queue.internal.ClaimWatch;
 import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordTimes;
+import io.blit.queue.internal.RecordWalk;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import java.nio.file.Files;
@@ -66,25 +67,19 @@ final class TimeLookup {
                 if (fileFirst == first) {
                     moveToCheckpointBefore(walk, epochNanos);
                 }
-                while (walk.position() + RecordHeader.LENGTH <= walk.file().size()) {
-                    long word = RecordTimes.wordAt(walk);
-                    long state = RecordHeader.state(word);
-                    if (word == 0) {
-                        return walk.index();
+                RecordWalk.Claims claims = ClaimWatch.stepOverDead(files.writers());
+                while (true) {
+                    long word = RecordWalk.next(walk, false, claims);
+                    if (word == 0 || RecordHeader.state(word) == RecordHeader.STATE_CLAIMED) {
+                        return walk.index(); // the end of the queue, or a claim of a live writer
                     }
-                    if (RecordHeader.isPadding(word)) {
+                    if (RecordWalk.endsFile(word)) {
                         break;
                     }
-                    if (state == RecordHeader.STATE_COMMITTED && RecordTimes.timeOf(walk) >= epochNanos) {
+                    if (RecordTimes.timeOf(walk) >= epochNanos) {
                         return walk.index();
                     }
-                    if (state == RecordHeader.STATE_CLAIMED && claimerAlive(word)) {
-                        return walk.index();
-                    }
-                    if (state == RecordHeader.STATE_EMPTY) {
-                        throw QueueErrors.badRecordWord(walk.file().info().file(), walk.position(), word);
-                    }
-                    walk.skip(walk.file().checkedLength(word, walk.position()));
+                    walk.skip(RecordHeader.length(word));
                 }
                 fileFirst = walk.index();
             }
@@ -103,7 +98,7 @@ final class TimeLookup {
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             walk.moveTo(Checkpoints.position(file, mid), (long) mid << Checkpoints.INTERVAL_SHIFT);
-            long word = RecordTimes.wordAt(walk);
+            long word = RecordWalk.wordAt(file, walk.position());
             boolean older = RecordHeader.state(word) == RecordHeader.STATE_COMMITTED && !RecordHeader.isPadding(word)
                     && RecordTimes.timeOf(walk) < epochNanos;
             if (older) {
@@ -114,11 +109,5 @@ final class TimeLookup {
             }
         }
         walk.moveTo(Checkpoints.position(file, found), (long) found << Checkpoints.INTERVAL_SHIFT);
-    }
-
-    private static boolean claimerAlive(long word) {
-        long pid = RecordHeader.pid(word);
-        return pid == (ProcessHandle.current().pid() & RecordHeader.PID_MASK)
-                || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 }

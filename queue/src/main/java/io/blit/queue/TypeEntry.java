@@ -7,23 +7,21 @@ import java.util.function.Supplier;
 
 /**
  * One message type of a {@link MessageTypes}: its id, its slot in the type table of the files its appenders write, its
- * copier, and what an append of it stores, computed once: the record's length and this process's CLAIMED word (both
- * counting the record's time, format 2).
+ * copier, and what an append of it stores, computed once: the record's length and its CLAIMED word with the claimer
+ * field 0 (both counting the record's time), into which an appender ORs its writer id.
  * Immutable and thread-safe.
  *
  * @param <C> the message class
  */
 record TypeEntry<C>(int typeId, Class<C> type, BlockCopier<C> copier, Supplier<? extends C> factory, int slot,
                     long recordLength, long claimWord) {
-    private static final long PID = ProcessHandle.current().pid();
-
     TypeEntry(int typeId, Class<C> type, BlockCopier<C> copier, Supplier<? extends C> factory) {
         this(typeId, type, copier, factory, -1, RecordHeader.messageRecordLength(copier.byteSize()), 0L);
     }
 
     TypeEntry<C> inSlot(int slot) {
         return new TypeEntry<>(typeId, type, copier, factory, slot, recordLength,
-                RecordHeader.claimed(PID, slot, (int) copier.byteSize() + RecordHeader.TIME_LENGTH));
+                RecordHeader.claimed(0, slot, (int) copier.byteSize() + RecordHeader.TIME_LENGTH));
     }
 
     /** A new instance from the factory, checked to be of exactly this type (a subclass has another block). */

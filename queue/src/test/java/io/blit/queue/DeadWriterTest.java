@@ -50,11 +50,11 @@ class DeadWriterTest {
     }
 
     @Test
-    void aRecordClaimedByALiveProcessHoldsTailersBackUntilTheirTimeout() throws Exception {
+    void aRecordClaimedByALiveWriterHoldsTailersBackUntilTheirTimeout() throws Exception {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, QUICK_GRACE)) {
+            Appender<MarketData> appender = queue.appender(); // this process's writer id: a live writer
             long claimedAt = SegmentHeader.RECORDS_START;
-            writeWord(claimedAt, RecordHeader.claimed(ProcessHandle.current().pid(), (int) block + RecordHeader.TIME_LENGTH));
-            Appender<MarketData> appender = queue.appender();
+            writeWord(claimedAt, RecordHeader.claimed(queue.files().writerId(), (int) block + RecordHeader.TIME_LENGTH));
             MarketData md = new MarketData();
             assertEquals(1, appender.append(md.fillFor(1, 0)));
 

@@ -207,7 +207,7 @@ class QueueValidationTest {
     void aRecordWordWithNoStateButOtherBitsIsCorruptAndLeftAsItIs() throws IOException {
         Path file = createMarketDataQueue();
         long dead = deadPid();
-        long word = (dead & RecordHeader.PID_MASK) << RecordHeader.PID_SHIFT | 152; // state 00 is only ever the 0 word
+        long word = (dead & RecordHeader.WRITER_MASK) << RecordHeader.WRITER_SHIFT | 152; // state 00 is only ever the 0 word
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.seek(SegmentHeader.RECORDS_START);
             raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(word).array());

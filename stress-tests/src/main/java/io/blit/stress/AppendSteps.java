@@ -23,6 +23,6 @@ final class AppendSteps {
     static boolean claim(RecordCursor cursor, long claimWord) {
         long recordLength = RecordHeader.recordLength(RecordHeader.length(claimWord));
         return RecordProtocol.tryClaimInPlace(cursor, claimWord, recordLength)
-                || RecordProtocol.claim(cursor, claimWord, RecordHeader.padding(RecordHeader.pid(claimWord)));
+                || RecordProtocol.claim(cursor, claimWord, RecordHeader.padding(RecordHeader.claimer(claimWord)));
     }
 }

@@ -12,9 +12,13 @@ import picocli.CommandLine.Option;
 @Command(name = "check", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Verify a queue written by produce.",
                 "",
-                "Verifies a queue written by produce (single producer): indices contiguous from 0, securityId == "
-                        + "index and every double field = index + i/16.0 for every message. Prints \"N records ok\" "
-                        + "(exit 0) or the first bad record (exit 1). A queue that cannot be read (missing "
+                "Verifies a queue written by produce: securityId == index and every double field = index + i/16.0 "
+                        + "for every message from index 0 to the queue's end. Prints \"N records ok\" (exit 0) or the "
+                        + "first bad record (exit 1). Indices without a message are named: \"indices A..B abandoned\" "
+                        + "(records given up by a failed or dead writer), \"index N: abandoned by a writer that died\" "
+                        + "(a claim of a dead writer, stepped over after the abandon grace, 1 s). A record still claimed "
+                        + "by a live writer after the grace and a second stops the check with one line naming the "
+                        + "index, the writer and the queue's end (exit 1): the queue is not called whole. A queue that cannot be read (missing "
                         + "directory, corrupt file header or record header, another message class) is reported in "
                         + "one line naming the file (exit 2). With --type book the queue must hold BookUpdate "
                         + "messages, checked for sequence == index and the content produce --type book gives "
@@ -53,17 +57,26 @@ final class CheckCommand implements Callable<Integer> {
              Tailer<T> tailer = queue.tailer()) {
             T message = type.factory().get();
             long expected = 0;
+            long records = 0;
             if (tailer.index() != 0) {
                 out.println("check failed: the queue starts at index " + tailer.index() + ", not 0");
                 return QueueCli.CHECK_FAILED;
             }
-            while (tailer.readNext(message)) {
-                long index = tailer.index() - 1;
-                if (index != expected) {
-                    out.println("check failed: indices " + expected + ".." + (index - 1)
-                            + " are missing (abandoned records) before index " + index);
-                    return QueueCli.CHECK_FAILED;
+            ClaimStops stops = new ClaimStops(out, "", QueueFiles.READ_ONLY.abandonGrace());
+            while (true) {
+                if (!tailer.readNext(message)) {
+                    ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex);
+                    if (outcome == ClaimStops.Outcome.READ_ON) {
+                        continue;
+                    }
+                    if (outcome == ClaimStops.Outcome.CUT_SHORT) {
+                        return QueueCli.CHECK_FAILED;
+                    }
+                    stops.reportGap(expected, tailer.index()); // abandoned records at the very end
+                    break;
                 }
+                long index = tailer.index() - 1;
+                stops.reportGap(expected, index);
                 long number = type.checker().number(message);
                 if (number != index) {
                     out.println("check failed: record " + index + " has " + type.numberField() + "=" + number
@@ -76,9 +89,10 @@ final class CheckCommand implements Callable<Integer> {
                             QueueFiles.fieldsInLayoutOrder(type.type(), queue.descriptor()), message));
                     return QueueCli.CHECK_FAILED;
                 }
-                expected++;
+                expected = index + 1;
+                records++;
             }
-            out.println(expected + " records ok");
+            out.println(records + " records ok");
             return QueueCli.OK;
         }
     }

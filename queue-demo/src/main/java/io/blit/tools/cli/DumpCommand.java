@@ -24,7 +24,10 @@ import io.blit.queue.replica.SourceFiles;
                         + "class. A raw queue (no descriptor) is printed as hex. Damage the queue's API exposes is flagged: a payload whose "
                         + "length differs from the descriptor's block length is printed as \"index=I DAMAGED ...\" "
                         + "(and dump exits 1 at the end), indices the queue skipped (abandoned records) as "
-                        + "\"# indices A..B abandoned\". The API does not expose the contents of abandoned records, "
+                        + "\"# indices A..B abandoned\", a claim of a dead writer stepped over (after the abandon grace, 1 s) "
+                        + "as \"# index N: abandoned by a writer that died\". A record still claimed by a live writer after "
+                        + "the grace and a second ends the dump with \"# stopped at index N: claimed by live writer W ...\" "
+                        + "naming the queue's end (exit 1). The API does not expose the contents of abandoned records, "
                         + "nor a record whose header is invalid: such a header stops the dump with an error naming "
                         + "the file and byte offset (exit 2).",
                 ""},
@@ -53,6 +56,7 @@ final class DumpCommand implements Callable<Integer> {
     public Integer call() {
         QueueFiles.existingQueue(dir);
         boolean damaged = false;
+        boolean cutShort = false;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY); Arena arena = Arena.ofConfined()) {
             long[] firsts = queue.fileFirstIndices();
             out.println("# queue " + dir + ": " + describeTypes(SourceFiles.fileHeader(queue, firsts[firsts.length - 1])));
@@ -65,6 +69,7 @@ final class DumpCommand implements Callable<Integer> {
             Long to = toOption == null ? null : toOption.toIndex(queue);
             try (Tailer<Void> tailer = from == null ? queue.tailer() : tailerFrom(queue, from)) {
                 long expected = tailer.index();
+                ClaimStops stops = new ClaimStops(out, "# ", QueueFiles.READ_ONLY.abandonGrace());
                 while (to == null || tailer.index() <= to) {
                     long length;
                     try {
@@ -76,13 +81,23 @@ final class DumpCommand implements Callable<Integer> {
                         continue;
                     }
                     if (length < 0) {
+                        ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex);
+                        if (outcome == ClaimStops.Outcome.READ_ON) {
+                            continue;
+                        }
+                        if (outcome == ClaimStops.Outcome.CUT_SHORT) {
+                            cutShort = true;
+                        } else {
+                            stops.reportGap(expected, to == null ? tailer.index() : Math.min(tailer.index(), to + 1));
+                        }
                         break;
                     }
                     long index = tailer.index() - 1;
                     if (to != null && index > to) {
+                        stops.reportGap(expected, to + 1);
                         break; // abandoned records skipped up to a message after --to
                     }
-                    QueueFiles.reportGap(out, expected, index);
+                    stops.reportGap(expected, index);
                     expected = index + 1;
                     records++;
                     damaged |= !RecordLine.append(line, index, tailer.lastTypeLayout(), buffer, length);
@@ -91,7 +106,7 @@ final class DumpCommand implements Callable<Integer> {
             }
             out.println("# " + records + " records" + (damaged ? ", some DAMAGED" : ""));
         }
-        return damaged ? QueueCli.CHECK_FAILED : QueueCli.OK;
+        return damaged || cutShort ? QueueCli.CHECK_FAILED : QueueCli.OK;
     }
 
     /** Two indices, or two times, given in the wrong order are a mistake (an index and a time are not compared). */

@@ -8,7 +8,6 @@ import io.blit.queue.TypeLayouts;
 import io.blit.tools.messages.BookUpdate;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.nio.file.DirectoryStream;
@@ -132,12 +131,5 @@ final class QueueFiles {
             }
         }
         return line;
-    }
-
-    /** Prints {@code # indices A..B abandoned} when {@code index} skipped indices after {@code expected}. */
-    static void reportGap(PrintStream out, long expected, long index) {
-        if (index > expected) {
-            out.println("# indices " + expected + ".." + (index - 1) + " abandoned");
-        }
     }
 }

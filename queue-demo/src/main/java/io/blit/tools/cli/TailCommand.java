@@ -3,6 +3,7 @@ package io.blit.tools.cli;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
+import io.blit.queue.PendingClaim;
 import io.blit.queue.Tailer;
 import io.blit.layout.LayoutDescriptor;
 import java.io.PrintStream;
@@ -10,6 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -32,7 +34,10 @@ import picocli.CommandLine.TypeConversionException;
                         + "(offset) order, decoded with the layout the file stores for the record's type (any message "
                         + "class, several types in one queue; raw payloads as hex). Indices skipped by the queue "
                         + "(records abandoned by a failed or dead writer) are reported as a line "
-                        + "\"# indices A..B abandoned\".",
+                        + "\"# indices A..B abandoned\", a claim of a writer that died (stepped over after the abandon "
+                        + "grace, 1 s) as \"# index N: abandoned by a writer that died\". Without --follow, a record still "
+                        + "claimed by a live writer after the grace and a second ends the output with \"# stopped at index "
+                        + "N: claimed by live writer W ...\" naming the queue's end (exit 1).",
                 "",
                 "With --consumer NAME it reads as that named consumer: it starts after the index NAME last committed "
                         + "(a new NAME starts where --from says) and commits each message once its line is printed and "
@@ -122,14 +127,12 @@ final class TailCommand implements Callable<Integer> {
             }
             if (consumer != null) {
                 try (NamedTailer<Void> named = named(queue)) {
-                    print(Reader.of(named, out), arena);
-                }
-            } else {
-                try (Tailer<Void> tailer = tailer(queue)) {
-                    print(Reader.of(tailer), arena);
+                    return print(Reader.of(named, out), arena, queue);
                 }
             }
-            return QueueCli.OK;
+            try (Tailer<Void> tailer = tailer(queue)) {
+                return print(Reader.of(tailer), arena, queue);
+            }
         }
     }
 
@@ -155,6 +158,9 @@ final class TailCommand implements Callable<Integer> {
 
         /** Called once the message just read is printed. */
         void printed();
+
+        /** The claim at the next index that stops the reader, if any. */
+        Optional<PendingClaim> pendingClaim();
 
         static Reader of(Tailer<Void> tailer) {
             return new Reader() {
@@ -183,6 +189,10 @@ final class TailCommand implements Callable<Integer> {
                 }
 
                 public void printed() {
+                }
+
+                public Optional<PendingClaim> pendingClaim() {
+                    return tailer.pendingClaim();
                 }
             };
         }
@@ -216,6 +226,10 @@ final class TailCommand implements Callable<Integer> {
                 public void printed() {
                     out.flush(); // the line is out before the commit: at least once
                     named.commit();
+                }
+
+                public Optional<PendingClaim> pendingClaim() {
+                    return named.pendingClaim();
                 }
             };
         }
@@ -259,11 +273,13 @@ final class TailCommand implements Callable<Integer> {
         return fromTime != null && consumer == null && time != 0 && time < fromTime.getEpochSecond() * 1_000_000_000L + fromTime.getNano();
     }
 
-    private void print(Reader reader, Arena arena) {
+    /** Prints until --count messages, or the end of the queue without --follow: {@link QueueCli#OK}, or 1 if cut short. */
+    private int print(Reader reader, Arena arena, BlitQueue<Void> queue) {
         long capacity = 1 << 16;
         MemorySegment buffer = arena.allocate(capacity, 8);
         StringBuilder line = new StringBuilder(512);
         long expected = reader.index();
+        ClaimStops stops = new ClaimStops(out, "# ", QueueFiles.READ_ONLY.abandonGrace());
         for (long printed = 0; printed < count; ) {
             long length;
             try {
@@ -275,6 +291,14 @@ final class TailCommand implements Callable<Integer> {
             }
             if (length < 0) {
                 if (!follow) {
+                    ClaimStops.Outcome outcome = stops.atStop(reader::pendingClaim, queue::endIndex);
+                    if (outcome == ClaimStops.Outcome.READ_ON) {
+                        continue;
+                    }
+                    if (outcome == ClaimStops.Outcome.CUT_SHORT) {
+                        return QueueCli.CHECK_FAILED;
+                    }
+                    stops.reportGap(expected, reader.index());
                     break;
                 }
                 out.flush();
@@ -288,12 +312,13 @@ final class TailCommand implements Callable<Integer> {
                 reader.printed(); // a named consumer has read it: committed, not printed
                 continue;
             }
-            QueueFiles.reportGap(out, expected, index);
+            stops.reportGap(expected, index);
             expected = index + 1;
             RecordLine.append(line, index, layout, buffer, length);
             out.println(line);
             reader.printed();
             printed++;
         }
+        return QueueCli.OK;
     }
 }

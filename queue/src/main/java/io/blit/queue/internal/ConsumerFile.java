@@ -28,7 +28,7 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * 0     +---------------------------------------------------------------------------+
- *       | magic "BLITCON\0" (8)          | format version u32 (1) | slot size u32 (64) |
+ *       | magic "BLITCON\0" (8)          | format version u32 (2) | slot size u32 (64) |
  * 16    | slot count u32 (1023)          | reserved u32 (0)       | created, epoch ns u64 |
  * 32    | creator pid u64                | reserved (20 bytes of 0)                  |
  * 60    |                                                  CRC32C of bytes [0, 60) u32 |
@@ -44,14 +44,15 @@ import java.util.zip.CRC32C;
  * 8-byte aligned.
  *
  * <p>Creation is all-or-nothing, as for segment files: the complete file (header, zero slots) is written to
- * {@code consumers.blitc.tmp-<pid>-<thread id>}, forced, and published with {@link Files#createLink}, which fails if
+ * {@code consumers.blitc.tmp-<owner>-<thread id>} (owner: {@link WriterRegistry#temporaryTag}), forced, and published with {@link Files#createLink}, which fails if
  * another creator (thread or process) won the race; the loser uses the winner's file. A reader never sees the file
  * without its header. Temporaries of dead creators are deleted by the next creator. Stateless; thread-safe.
  */
 public final class ConsumerFile {
     /** The file's name in the queue directory. */
     public static final String NAME = "consumers.blitc";
-    public static final int FORMAT_VERSION = 1;
+    /** The format version this build writes; format 1 (holders named by pid and start time) is read and upgraded. */
+    public static final int FORMAT_VERSION = 2;
     public static final int HEADER_LENGTH = 64;
     public static final int SLOT_SIZE = 64;
     /** Slots of a file created by this version: the file is 64 KiB. */
@@ -66,7 +67,7 @@ public final class ConsumerFile {
 
     private static final byte[] MAGIC = "BLITCON\0".getBytes(StandardCharsets.US_ASCII);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final Pattern TEMPORARY = Pattern.compile(Pattern.quote(NAME) + "\\.tmp-(\\d+)-\\d+");
+    private static final Pattern TEMPORARY = Pattern.compile(Pattern.quote(NAME) + "\\.tmp-(w?\\d+)-\\d+");
 
     private ConsumerFile() {
     }
@@ -82,12 +83,15 @@ public final class ConsumerFile {
      * @throws QueueCorruptedException if its header is invalid
      * @throws UncheckedIOException    if the file system fails
      */
-    public static ConsumerSlots mapExisting(Path dir, Arena arena) {
-        return mapExisting(dir, arena, false);
+    public static ConsumerSlots mapExisting(Path dir, Arena arena, WriterRegistry writers) {
+        return mapExisting(dir, arena, false, writers);
     }
 
-    /** As {@link #mapExisting(Path, Arena)}; with {@code readOnly}, opened for reading and mapped read-only. */
-    public static ConsumerSlots mapExisting(Path dir, Arena arena, boolean readOnly) {
+    /**
+     * As {@link #mapExisting(Path, Arena, WriterRegistry)}; with {@code readOnly}, opened for reading and mapped
+     * read-only. {@code writers} may be null for a caller that reads only names and indices (no liveness).
+     */
+    public static ConsumerSlots mapExisting(Path dir, Arena arena, boolean readOnly, WriterRegistry writers) {
         Path file = path(dir);
         try (FileChannel channel = readOnly ? FileChannel.open(file, StandardOpenOption.READ)
                 : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -98,7 +102,8 @@ public final class ConsumerFile {
             }
             MemorySegment mapped = channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE,
                     0, size, arena);
-            return new ConsumerSlots(file, mapped, validate(file, mapped, size));
+            int slots = validate(file, mapped, size);
+            return new ConsumerSlots(file, mapped, slots, mapped.get(INT, VERSION_OFFSET), writers);
         } catch (NoSuchFileException absent) {
             return null;
         } catch (IOException e) {
@@ -110,13 +115,13 @@ public final class ConsumerFile {
      * As {@link #mapExisting}, creating the file first if there is none (with mode {@code rw-------} if
      * {@code privateFiles}).
      */
-    public static ConsumerSlots mapOrCreate(Path dir, boolean privateFiles, Arena arena) {
-        ConsumerSlots existing = mapExisting(dir, arena);
+    public static ConsumerSlots mapOrCreate(Path dir, boolean privateFiles, Arena arena, WriterRegistry writers) {
+        ConsumerSlots existing = mapExisting(dir, arena, writers);
         if (existing != null) {
             return existing;
         }
         create(dir, privateFiles);
-        ConsumerSlots created = mapExisting(dir, arena);
+        ConsumerSlots created = mapExisting(dir, arena, writers);
         if (created == null) {
             throw new UncheckedIOException(new NoSuchFileException(path(dir).toString(), null,
                     "the consumer positions file vanished right after it was created"));
@@ -139,7 +144,7 @@ public final class ConsumerFile {
     private static void create(Path dir, boolean privateFiles) {
         Path file = path(dir);
         deleteStaleTemporaries(dir);
-        Path tmp = dir.resolve(NAME + ".tmp-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId());
+        Path tmp = dir.resolve(NAME + ".tmp-" + WriterRegistry.temporaryTag(dir) + "-" + Thread.currentThread().threadId());
         try {
             Files.deleteIfExists(tmp);
             try (FileChannel channel = FileModes.open(tmp, privateFiles, EnumSet.of(StandardOpenOption.CREATE_NEW,
@@ -166,7 +171,7 @@ public final class ConsumerFile {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Matcher m = TEMPORARY.matcher(file.getFileName().toString());
-                if (m.matches() && !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false)) {
+                if (m.matches() && !WriterRegistry.temporaryOwnerAlive(dir, m.group(1))) {
                     SegmentFiles.deleteQuietly(file);
                 }
             }
@@ -183,7 +188,7 @@ public final class ConsumerFile {
             }
         }
         int version = mapped.get(INT, VERSION_OFFSET);
-        if (version != FORMAT_VERSION) {
+        if (version < 1 || version > FORMAT_VERSION) {
             throw corrupt(file, VERSION_OFFSET, "format version " + version + ", this reader understands " + FORMAT_VERSION);
         }
         CRC32C crc = new CRC32C();
@@ -203,6 +208,14 @@ public final class ConsumerFile {
                     + (HEADER_LENGTH + slots * SLOT_SIZE) + " bytes, the file is " + size);
         }
         return (int) slots;
+    }
+
+    /** Rewrites the version of the mapped file's header, then its CRC ({@link ConsumerSlots#upgrade}). */
+    static void rewriteVersion(MemorySegment mapped, int version) {
+        mapped.set(INT, VERSION_OFFSET, version);
+        CRC32C crc = new CRC32C();
+        crc.update(mapped.asSlice(0, CRC_OFFSET).asByteBuffer());
+        mapped.set(INT, CRC_OFFSET, (int) crc.getValue());
     }
 
     private static QueueCorruptedException corrupt(Path file, long offset, String problem) {

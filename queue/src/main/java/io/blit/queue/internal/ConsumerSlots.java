@@ -18,7 +18,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * slot k at 64 + 64k:
  * +0   committed index  i64  the index of the last message the consumer committed; -1: none
- * +8   holder           u64  the {@link ProcessIdentity} of the process whose tailer holds the name; 0: none
+ * +8   holder           u64  the writer id ({@link WriterRegistry}) of the process whose tailer holds the name; 0: none
  * +16  last commit      i64  epoch milliseconds of the last commit; 0: never
  * +24  state word       u64  see below; published last
  * +32  name             32 bytes, US-ASCII [A-Za-z0-9._-], zero-padded
@@ -26,7 +26,7 @@ import java.util.zip.CRC32C;
  * state word:
  *  63 62 61                                 32 31                                 0
  * +-----+-------------------------------------+-------------------------------------+
- * |state| CLAIMING: the claimer's start stamp |  CLAIMING: the claimer's pid (32)    |
+ * |state| CLAIMING: 0                          |  CLAIMING: the claimer's writer id   |
  * |     | READY, REMOVED: name length (30)    |  READY, REMOVED: CRC32C of the name  |
  * +-----+-------------------------------------+-------------------------------------+
  * state: 00 FREE (the whole slot is 0)  01 CLAIMING  10 READY  11 REMOVED
@@ -34,9 +34,9 @@ import java.util.zip.CRC32C;
  *
  * <p><b>Creating a slot</b> (any threads and processes at once; no lock, no system call): every creator scans the
  * slots from 0 and claims the first FREE one by a compare-and-set of its state word from 0 to CLAIMING with its
- * {@link ProcessIdentity}, writes the name, the initial committed index and a zero time with plain stores, then
+ * writer id, writes the name, the initial committed index and a zero time with plain stores, then
  * publishes the slot with a release store of the READY word. A creator that meets a CLAIMING slot waits until it is
- * READY (or takes it over by compare-and-set if its claimer's process is dead) and compares its name before going
+ * READY (or takes it over by compare-and-set if its claimer is dead: {@link WriterRegistry#isAlive}) and compares its name before going
  * on. Slots are therefore used as a prefix (a FREE slot ends every scan), and a name is in at most one slot: every
  * creator of a name looks at every used slot before it claims a free one. A REMOVED slot keeps its name and is
  * reused only by that name, by the same compare-and-set.
@@ -45,6 +45,10 @@ import java.util.zip.CRC32C;
  * identity to the opener's, and back to 0 on close. <b>Committing</b> is an opaque store of the time, then a release
  * store of the committed index (one aligned 8-byte store: never torn); a reader's acquire load of the index sees at
  * least that commit's time. The words are accessed through the mapping, so a commit is not a system call.
+ *
+ * <p><b>Format 1</b> (files of builds before writer ids) stored a {@link ProcessIdentity} (pid and start stamp) where
+ * format 2 stores a writer id. Such a file is listed as it is (its holders judged by {@link ProcessIdentity}); before
+ * a process holds a name in it, {@link #upgrade} makes it format 2.
  *
  * <p>Thread-safe (every shared word is accessed atomically); the mapping's arena decides which threads may use it.
  */
@@ -67,11 +71,59 @@ public final class ConsumerSlots {
     private final Path file;
     private final MemorySegment segment;
     private final int slots;
+    /** The directory's writer liveness: holders and claimers are writer ids (format 2). */
+    private final WriterRegistry writers;
+    /** The file's format version as mapped: 1 until {@link #upgrade}, then 2. */
+    private int version;
 
-    ConsumerSlots(Path file, MemorySegment segment, int slots) {
+    ConsumerSlots(Path file, MemorySegment segment, int slots, int version, WriterRegistry writers) {
         this.file = file;
         this.segment = segment;
         this.slots = slots;
+        this.version = version;
+        this.writers = writers;
+    }
+
+    /** Whether the process {@code identity} (a holder or claimer word, state bits cleared) names is alive. */
+    public boolean isAlive(long identity) {
+        return version >= 2 ? writers.isAlive(identity) : ProcessIdentity.isAlive(identity);
+    }
+
+    /** The pid of the process {@code identity} names, for messages (0: unknown). */
+    public long pidOf(long identity) {
+        return version >= 2 ? writers.pidOf(identity) : ProcessIdentity.pid(identity);
+    }
+
+    /**
+     * Makes a format-1 file format 2 so that this process may hold names in it: every holder and claimer word of a
+     * dead process of an earlier build is cleared (its committed index and name stay), then the version and the
+     * header's CRC are rewritten. Idempotent, and safe while other processes of this build do the same.
+     *
+     * @throws IllegalStateException if a live process of an earlier build holds a name or is creating a slot (stop
+     *                               it first: it could not read a format-2 file)
+     */
+    public synchronized void upgrade() {
+        if (version >= 2) {
+            return;
+        }
+        for (int k = 0; k < slots; k++) {
+            long holder = holder(k);
+            long w = state(k);
+            long claimer = w >>> STATE_SHIFT == CLAIMING ? w & ~(3L << STATE_SHIFT) : 0;
+            for (long identity : new long[] {holder, claimer}) {
+                if (identity != 0 && ProcessIdentity.isAlive(identity)) {
+                    throw QueueErrors.consumerFileInUseByEarlierBuild(file, ProcessIdentity.pid(identity));
+                }
+            }
+            if (holder != 0) {
+                WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), holder, 0L);
+            }
+            if (claimer != 0) { // a dead creator's slot: claimer 0, never alive, so the next creator takes it over
+                WORD.compareAndSet(segment, offset(k, STATE_OFFSET), w, CLAIMING << STATE_SHIFT);
+            }
+        }
+        ConsumerFile.rewriteVersion(segment, 2);
+        version = 2;
     }
 
     /** A named consumer's slot as read now: its name, committed index, holder identity and last commit time. */
@@ -129,16 +181,17 @@ public final class ConsumerSlots {
      * @throws IllegalStateException if every slot is used by other names, or a live process has been creating a slot
      *                               for longer than 10 s
      */
-    public int findOrCreate(byte[] name, long initialCommitted) {
+    public int findOrCreate(byte[] name, long initialCommitted, long me) {
+        requireFormat2();
         long ready = named(READY, name);
         long removed = named(REMOVED, name);
-        long claiming = (CLAIMING << STATE_SHIFT) | ProcessIdentity.current();
+        long claiming = (CLAIMING << STATE_SHIFT) | me;
         for (int k = 0; k < slots; k++) {
             long waitingSince = 0;
             while (true) {
                 long w = state(k);
                 if (w == FREE || w == removed && nameEquals(k, name)
-                        || w >>> STATE_SHIFT == CLAIMING && !ProcessIdentity.isAlive(w & ~(3L << STATE_SHIFT))) {
+                        || w >>> STATE_SHIFT == CLAIMING && !isAlive(w & ~(3L << STATE_SHIFT))) {
                     if (WORD.compareAndSet(segment, offset(k, STATE_OFFSET), w, claiming)) {
                         publish(k, name, initialCommitted, ready);
                         return k;
@@ -180,8 +233,8 @@ public final class ConsumerSlots {
             return now;
         }
         if (now - since > CLAIMING_TIMEOUT_NANOS) {
-            throw QueueErrors.consumerSlotStuck(file, offset(k, STATE_OFFSET),
-                    ProcessIdentity.pid(claimingWord & ~(3L << STATE_SHIFT)));
+            long claimer = claimingWord & ~(3L << STATE_SHIFT);
+            throw QueueErrors.consumerSlotStuck(file, offset(k, STATE_OFFSET), writers.describe(claimer));
         }
         if (now - since < 100_000) {
             Thread.onSpinWait();
@@ -207,12 +260,12 @@ public final class ConsumerSlots {
      *
      * @throws io.blit.queue.ConsumerHeldException if a live process holds it, this one included
      */
-    public void claim(int k, String name) {
-        long me = ProcessIdentity.current();
+    public void claim(int k, String name, long me) {
+        requireFormat2();
         while (true) {
             long holder = holder(k);
-            if (holder == me || holder != 0 && ProcessIdentity.isAlive(holder)) {
-                throw QueueErrors.consumerHeld(file.getParent(), name, ProcessIdentity.pid(holder), holder == me);
+            if (holder == me || holder != 0 && isAlive(holder)) {
+                throw QueueErrors.consumerHeld(file.getParent(), name, pidOf(holder), holder == me);
             }
             if (WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), holder, me)) {
                 return;
@@ -220,9 +273,15 @@ public final class ConsumerSlots {
         }
     }
 
-    /** Releases slot {@code k} if this process holds it: a compare-and-set of its holder word back to 0. */
-    public void release(int k) {
-        WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), ProcessIdentity.current(), 0L);
+    /** Releases slot {@code k} if writer {@code me} holds it: a compare-and-set of its holder word back to 0. */
+    public void release(int k, long me) {
+        WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), me, 0L);
+    }
+
+    private void requireFormat2() {
+        if (version < 2) {
+            throw new IllegalStateException("the positions file " + file + " is of format 1: upgrade() it first");
+        }
     }
 
     /** Acquire load of slot {@code k}'s committed index. */

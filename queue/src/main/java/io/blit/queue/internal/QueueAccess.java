@@ -22,8 +22,8 @@ public final class QueueAccess {
         /** Moves the cursor into the next file if it exists yet; false if not. */
         boolean roll(RecordCursor cursor);
 
-        /** Marks the CLAIMED {@code word} at the cursor ABANDONED once its claimer is known dead; true if it changed. */
-        boolean abandonIfDead(RecordCursor cursor, long word);
+        /** What the walk does at a CLAIMED record: waits out the abandon grace, then passes a dead writer's claim. */
+        RecordWalk.Claims claims();
     }
 
     /** What {@code io.blit.queue} gives its replication-only package. */

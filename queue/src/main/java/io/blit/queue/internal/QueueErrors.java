@@ -272,9 +272,9 @@ public final class QueueErrors {
                 name, pid);
     }
 
-    public static IllegalStateException consumerLost(Path dir, String name, long holderPid) {
+    public static IllegalStateException consumerLost(Path dir, String name, String holder) {
         return new IllegalStateException("named tailer " + name + " of queue " + dir + " no longer holds its name ("
-                + (holderPid == 0 ? "released" : "now held by pid " + holderPid) + "): the commit was not made");
+                + holder + "): the commit was not made");
     }
 
     public static IllegalStateException consumerBeyondEnd(Path dir, String name, long committed,
@@ -291,13 +291,23 @@ public final class QueueErrors {
                 + " names, all used: remove consumers that are no longer needed (BlitQueue.removeConsumer)");
     }
 
-    public static IllegalStateException consumerSlotStuck(Path file, long offset, long pid) {
+    public static IllegalStateException consumerSlotStuck(Path file, long offset, String writer) {
         return new IllegalStateException("consumer positions file " + file + ": the slot at byte " + offset
-                + " has been being created by live process " + pid + " for more than 10 s");
+                + " has been being created by live " + writer + " for more than 10 s");
+    }
+
+    public static IllegalStateException consumerFileInUseByEarlierBuild(Path file, long pid) {
+        return new IllegalStateException("consumer positions file " + file + " is of format 1 and in use by live "
+                + "process " + pid + " of an earlier Blit build, which cannot read the format this build writes: stop"
+                + " it, then open the named consumer again (committed positions are kept)");
     }
 
     public static QueueCorruptedException badConsumerFile(Path file, long offset, String problem) {
         return new QueueCorruptedException(file, offset, "consumer positions file: " + problem);
+    }
+
+    public static QueueCorruptedException badWriterRegistry(Path file, long offset, String problem) {
+        return new QueueCorruptedException(file, offset, "writer registry: " + problem);
     }
 
     public static QueueCorruptedException badConsumerSlot(Path file, long offset, String problem) {

@@ -10,26 +10,27 @@ import java.lang.invoke.VarHandle;
  * <pre>
  *  63 62 61 60      54 53             32 31                              0
  * +-----+--+----------+-----------------+---------------------------------+
- * |state|P | type (7) | claimer pid (22)|     payload length (32)         |
+ * |state|P | type (7) | claimer (22)     |     payload length (32)         |
  * +-----+--+----------+-----------------+---------------------------------+
  * state: 00 empty (the whole word is 0)  01 CLAIMED  10 COMMITTED  11 ABANDONED
  * P:     padding — the rest of the file is unused; continue in the next file
- * type:  the record's slot in its file's type table (format 2); 0 in a file of one type
+ * type:  the record's slot in its file's type table (formats 2 and 3); 0 in a file of one type
+ * claimer: format 3: the claimer's writer id ({@link WriterRegistry}); formats 1 and 2: its pid mod 2^22
  * length: the bytes of the record's body after the word; in format 2 the body is
  *         the record's time (u64 epoch ns, native order), then the payload
  * next record at: position + align8(8 + length)
  * </pre>
  *
- * <p><b>Time.</b> In format 2 every message record's body starts with the time its appender read from the queue's
+ * <p><b>Time.</b> In formats 2 and 3 every message record's body starts with the time its appender read from the queue's
  * clock before the claim ({@link #TIME_LENGTH} bytes, written before the commit like the payload); the length field
  * counts it, so a walk over the records is the same in both formats. Padding words and records abandoned at a file's
  * end have no body.
  *
- * <p><b>Type and pid.</b> Format 1 had a 29-bit pid and no type; format 2 gives the top 7 of those bits to the type
- * slot. Linux pids are below 2^22 ({@code PID_MAX_LIMIT}), so a format-1 word written on Linux has type 0, and a
- * reader of a format-1 file (one type) ignores the type bits anyway. A pid is stored modulo 2^22: exact on Linux and
- * macOS; where pids are larger, a dead claimer could be taken for a live one of the same low bits (its record then
- * waits until that process ends) and never the reverse.
+ * <p><b>Type and claimer.</b> Format 1 had a 29-bit pid and no type; format 2 gives the top 7 of those bits to the
+ * type slot and keeps the pid modulo 2^22. Format 3 stores the claimer's <em>writer id</em> there instead: the id it
+ * holds in the queue directory's {@link WriterRegistry}, alive exactly while its process lives, whatever its pid
+ * namespace and however pids are reused. Which meaning a word has is its file's format version
+ * ({@link WriterLiveness}). A reader of a format-1 file (one type) ignores the type bits.
  *
  * <p>A payload is at most {@link #MAX_PAYLOAD} (2^31 - 1) bytes: {@link #length} is an {@code int}, and readers refuse a
  * word whose length field reads negative as corrupt. Only the empty word has state 00.
@@ -53,8 +54,9 @@ public final class RecordHeader {
     public static final long STATE_COMMITTED = 2L;
     public static final long STATE_ABANDONED = 3L;
     public static final long PADDING_BIT = 1L << 61;
-    public static final int PID_SHIFT = 32;
-    public static final long PID_MASK = (1L << 22) - 1;
+    public static final int WRITER_SHIFT = 32;
+    /** The claimer field's 22 bits: a writer id (format 3) or a pid modulo 2^22 (formats 1 and 2). */
+    public static final long WRITER_MASK = (1L << 22) - 1;
     public static final int TYPE_SHIFT = 54;
     public static final long TYPE_MASK = (1L << 7) - 1;
     /** How many types one file's type table holds: the type field's 7 bits. */
@@ -68,15 +70,23 @@ public final class RecordHeader {
     private RecordHeader() {
     }
 
-    /** The CLAIMED word of a record of {@code length} payload bytes claimed by process {@code pid}. */
-    public static long claimed(long pid, int length) {
-        return claimed(pid, 0, length);
+    /** The CLAIMED word of a record of {@code length} payload bytes claimed by writer {@code writer}. */
+    public static long claimed(long writer, int length) {
+        return claimed(writer, 0, length);
     }
 
-    /** The CLAIMED word of a record of type slot {@code slot} (0 to 127) and {@code length} payload bytes. */
-    public static long claimed(long pid, int slot, int length) {
-        return (STATE_CLAIMED << STATE_SHIFT) | ((slot & TYPE_MASK) << TYPE_SHIFT) | ((pid & PID_MASK) << PID_SHIFT)
+    /**
+     * The CLAIMED word of a record of type slot {@code slot} (0 to 127) and {@code length} payload bytes claimed by
+     * writer {@code writer}.
+     */
+    public static long claimed(long writer, int slot, int length) {
+        return (STATE_CLAIMED << STATE_SHIFT) | ((slot & TYPE_MASK) << TYPE_SHIFT) | claimerBits(writer)
                 | (length & LENGTH_MASK);
+    }
+
+    /** The claimer field of a word for writer {@code writer}, in place: OR it into a word whose field is 0. */
+    public static long claimerBits(long writer) {
+        return (writer & WRITER_MASK) << WRITER_SHIFT;
     }
 
     /** The record's slot in its file's type table (0 to 127). */
@@ -84,19 +94,19 @@ public final class RecordHeader {
         return (int) ((word >>> TYPE_SHIFT) & TYPE_MASK);
     }
 
-    /** The COMMITTED form of a CLAIMED word (same pid and length). */
+    /** The COMMITTED form of a CLAIMED word (same claimer and length). */
     public static long committed(long claimedWord) {
         return (claimedWord & ~(3L << STATE_SHIFT)) | (STATE_COMMITTED << STATE_SHIFT);
     }
 
-    /** The ABANDONED form of a CLAIMED word (same pid and length). */
+    /** The ABANDONED form of a CLAIMED word (same claimer and length). */
     public static long abandoned(long claimedWord) {
         return claimedWord | (STATE_ABANDONED << STATE_SHIFT);
     }
 
     /** A committed padding word: the rest of the file holds no record. */
-    public static long padding(long pid) {
-        return (STATE_COMMITTED << STATE_SHIFT) | PADDING_BIT | ((pid & PID_MASK) << PID_SHIFT);
+    public static long padding(long writer) {
+        return (STATE_COMMITTED << STATE_SHIFT) | PADDING_BIT | claimerBits(writer);
     }
 
     public static long state(long word) {
@@ -116,8 +126,9 @@ public final class RecordHeader {
         return (word & PADDING_BIT) != 0;
     }
 
-    public static long pid(long word) {
-        return (word >>> PID_SHIFT) & PID_MASK;
+    /** The claimer field: a writer id in format 3, a pid modulo 2^22 in formats 1 and 2. */
+    public static long claimer(long word) {
+        return (word >>> WRITER_SHIFT) & WRITER_MASK;
     }
 
     /** The payload length field as an {@code int}: negative if it exceeds {@link #MAX_PAYLOAD} (a corrupt word). */
@@ -167,11 +178,11 @@ public final class RecordHeader {
         return (long) WORD.compareAndExchange(segment, position, expected, word);
     }
 
-    /** A one-line rendering for messages: {@code COMMITTED type=0 pid=123 length=144}. */
+    /** A one-line rendering for messages: {@code COMMITTED type=0 claimer=123 length=144}. */
     public static String describe(long word) {
         String[] states = {"EMPTY", "CLAIMED", "COMMITTED", "ABANDONED"};
         return states[(int) state(word)] + (isPadding(word) ? " PADDING" : "") + " type=" + typeSlot(word)
-                + " pid=" + pid(word)
+                + " claimer=" + claimer(word)
                 + " length=" + length(word);
     }
 }

@@ -82,13 +82,10 @@ public final class RecordProtocol {
             } else {
                 return false;
             }
-            if (RecordHeader.isPadding(witness)) {
+            if (RecordHeader.isPadding(RecordWalk.checked(file, position, witness))) {
                 return false;
             }
-            if (RecordHeader.state(witness) == RecordHeader.STATE_EMPTY) {
-                throw QueueErrors.badRecordWord(file.info().file(), position, witness);
-            }
-            cursor.skip(file.checkedLength(witness, position));
+            cursor.skip(RecordHeader.length(witness)); // the record walk's step over a record another claimer won
         }
     }
 
@@ -102,7 +99,7 @@ public final class RecordProtocol {
      * @return the first index of the next file: the index of the padding word (or of the file's end)
      * @throws io.blit.queue.QueueCorruptedException as {@link #claim}
      */
-    public static long endFile(RecordCursor cursor, long pid) {
+    public static long endFile(RecordCursor cursor, long writer) {
         MappedSegment file = cursor.file();
         while (true) {
             long position = cursor.position();
@@ -110,7 +107,7 @@ public final class RecordProtocol {
                 return cursor.index();
             }
             boolean first = cursor.ordinal() == 0;
-            long word = first ? RecordHeader.abandoned(RecordHeader.claimed(pid, 0)) : RecordHeader.padding(pid);
+            long word = first ? RecordHeader.abandoned(RecordHeader.claimed(writer, 0)) : RecordHeader.padding(writer);
             long witness = RecordHeader.compareAndExchange(file.segment(), position, 0L, word);
             if (witness == 0L) {
                 if (!first) {
@@ -119,13 +116,10 @@ public final class RecordProtocol {
                 cursor.skip(0);
                 continue;
             }
-            if (RecordHeader.isPadding(witness)) {
+            if (RecordHeader.isPadding(RecordWalk.checked(file, position, witness))) {
                 return cursor.index();
             }
-            if (RecordHeader.state(witness) == RecordHeader.STATE_EMPTY) {
-                throw QueueErrors.badRecordWord(file.info().file(), position, witness);
-            }
-            cursor.skip(file.checkedLength(witness, position));
+            cursor.skip(RecordHeader.length(witness));
         }
     }
 

@@ -17,15 +17,15 @@ public final class RecordTimes {
      */
     public static long firstMessageTime(MappedSegment file) {
         RecordCursor walk = RecordCursor.in(file, SegmentHeader.RECORDS_START, 0); // not closed: the mapping is the caller's
-        for (int i = 0; i < FIRST_MESSAGE_SEARCH && walk.position() + RecordHeader.LENGTH <= file.size(); i++) {
-            long word = wordAt(walk);
-            if (word == 0 || RecordHeader.isPadding(word)) {
+        for (int i = 0; i < FIRST_MESSAGE_SEARCH; i++) {
+            long word = RecordWalk.wordAt(file, walk.position());
+            if (word == 0 || RecordWalk.endsFile(word)) {
                 return Long.MIN_VALUE;
             }
             if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED) {
                 return timeOf(walk);
             }
-            walk.skip(file.checkedLength(word, walk.position()));
+            walk.skip(RecordHeader.length(word)); // abandoned, or claimed and not committed yet: not the first message
         }
         return Long.MIN_VALUE;
     }

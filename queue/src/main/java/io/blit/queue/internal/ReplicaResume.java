@@ -26,22 +26,16 @@ public record ReplicaResume(long position, long ordinal, boolean padded) {
         long position = Checkpoints.position(file, checkpoint);
         long ordinal = (long) checkpoint << Checkpoints.INTERVAL_SHIFT;
         boolean padded = false;
-        while (position + RecordHeader.LENGTH <= file.size()) {
-            long word = RecordHeader.loadAcquire(file.segment(), position);
-            if (word == 0) {
+        while (true) {
+            long word = RecordWalk.wordAt(file, position); // the record walk, over records of every state
+            if (word == 0 || word == RecordWalk.FILE_END) {
                 break;
             }
             if (RecordHeader.isPadding(word)) {
-                if (position == SegmentHeader.RECORDS_START) {
-                    throw QueueErrors.paddingAtFirstRecord(file.info().file(), position);
-                }
                 padded = true;
                 break;
             }
-            if (RecordHeader.state(word) == RecordHeader.STATE_EMPTY) {
-                throw QueueErrors.badRecordWord(file.info().file(), position, word);
-            }
-            position += RecordHeader.recordLength(file.checkedLength(word, position));
+            position += RecordHeader.recordLength(RecordHeader.length(word));
             ordinal++;
         }
         if (!padded) {

@@ -104,7 +104,7 @@ public final class Retention {
      */
     public static long slowestNext(Path dir) {
         try (Arena arena = Arena.ofConfined()) {
-            ConsumerSlots slots = ConsumerFile.mapExisting(dir, arena);
+            ConsumerSlots slots = ConsumerFile.mapExisting(dir, arena, false, null); // indices only: no liveness
             long slowest = Long.MAX_VALUE;
             if (slots != null) {
                 for (ConsumerSlots.Entry entry : slots.entries()) {

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * The segment files of a queue directory: their names ({@code segment-<first index, 20 digits>.blitq}),
  * listing, creation and mapping.
  *
- * <p>Creation is all-or-nothing: the header is written to {@code <name>.tmp-<pid>-<thread id>}, forced,
+ * <p>Creation is all-or-nothing: the header is written to {@code <name>.tmp-<owner>-<thread id>}, forced,
  * and published with {@link Files#createLink}, which fails if another creator (thread or process) won the
  * race; the loser then uses the winner's file. A reader therefore never sees a file under a final name
  * without a complete header. Files whose names do not match the pattern (temporaries included) are
@@ -33,7 +33,7 @@ public final class SegmentFiles {
     private static final Pattern NAME = Pattern.compile("segment-(\\d{20})\\.blitq");
     /** Bytes written per call when zero-filling a prepared file. */
     private static final int ZERO_CHUNK = 1 << 20;
-    private static final Pattern TEMPORARY = Pattern.compile("segment-(?:\\d{20}|blank)\\.blitq\\.tmp-(\\d+)-\\d+");
+    private static final Pattern TEMPORARY = Pattern.compile("segment-(?:\\d{20}|blank)\\.blitq\\.tmp-(w?\\d+)-\\d+");
 
     private SegmentFiles() {
     }
@@ -57,8 +57,9 @@ public final class SegmentFiles {
     }
 
     /**
-     * Deletes the temporaries ({@code <name>.tmp-<pid>-<thread id>}) left by creators whose process is no
-     * longer alive; those of live processes may be in use and are left alone.
+     * Deletes the temporaries ({@code <name>.tmp-<owner>-<thread id>}, the owner a writer id {@code w<id>} or a pid:
+     * {@link WriterRegistry#temporaryTag}) left by creators that are no longer alive; those of live ones may be in use
+     * and are left alone.
      *
      * @return how many were deleted
      */
@@ -67,8 +68,7 @@ public final class SegmentFiles {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Matcher m = TEMPORARY.matcher(file.getFileName().toString());
-                if (m.matches() && !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false)
-                        && Files.deleteIfExists(file)) {
+                if (m.matches() && !WriterRegistry.temporaryOwnerAlive(dir, m.group(1)) && Files.deleteIfExists(file)) {
                     deleted++;
                 }
             }
@@ -190,13 +190,13 @@ public final class SegmentFiles {
     public static Path prepare(Path dir, long firstIndex, long segmentSize, byte[] header, boolean zeroFill,
                                boolean privateFiles) {
         Path file = path(dir, firstIndex);
-        return writeTemporary(file.resolveSibling(file.getFileName() + temporarySuffix()), file, segmentSize, header,
-                zeroFill, privateFiles);
+        Path tmp = file.resolveSibling(file.getFileName() + temporarySuffix(file.getParent()));
+        return writeTemporary(tmp, file, segmentSize, header, zeroFill, privateFiles);
     }
 
     /**
      * Writes a blank file of {@code segmentSize} bytes under this thread's temporary name
-     * ({@code segment-blank.blitq.tmp-<pid>-<thread id>}): its full (sparse) size forced to storage, then zeros over
+     * ({@code segment-blank.blitq.tmp-<owner>-<thread id>}): its full (sparse) size forced to storage, then zeros over
      * all of it, not forced (see {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}). A replica
      * prepares it before it knows the next file's header; {@link #completeBlank} writes that header, and
      * {@link #publish} gives it its name.
@@ -209,7 +209,7 @@ public final class SegmentFiles {
 
     /** As {@link #prepareBlank(Path, long)}; {@code rw-------} if {@code privateFiles}. */
     public static Path prepareBlank(Path dir, long segmentSize, boolean privateFiles) {
-        return writeTemporary(dir.resolve("segment-blank.blitq" + temporarySuffix()), dir, segmentSize, null, true,
+        return writeTemporary(dir.resolve("segment-blank.blitq" + temporarySuffix(dir)), dir, segmentSize, null, true,
                 privateFiles);
     }
 
@@ -230,8 +230,8 @@ public final class SegmentFiles {
         }
     }
 
-    private static String temporarySuffix() {
-        return ".tmp-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+    private static String temporarySuffix(Path dir) {
+        return ".tmp-" + WriterRegistry.temporaryTag(dir) + "-" + Thread.currentThread().threadId();
     }
 
     /**

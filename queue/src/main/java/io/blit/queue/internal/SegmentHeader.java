@@ -39,8 +39,9 @@ import java.util.zip.CRC32C;
  * <p><b>Versions.</b> Format 1 records one message class (type id 0) or none (raw payloads), and its records carry
  * no time; format 2 a table of up to {@link RecordHeader#MAX_TYPES} types, each under its type id (0 to
  * {@value #MAX_TYPE_ID}) with its layout (none: raw payloads), and every record's body starts with its time
- * ({@link RecordHeader}). Appenders write format 2 only; both are read. The whole table must fit the 4096-byte header
- * area ({@link #fits}).
+ * ({@link RecordHeader}). Format 3 is format 2 whose record words name the claimer by its writer id
+ * ({@link WriterRegistry}) instead of its pid; header, table and records are laid out as in format 2. Appenders write
+ * format 3 only; all three are read. The whole table must fit the 4096-byte header area ({@link #fits}).
  *
  * <p><b>Validation.</b> Header bytes come from files and, for a replica, from the network: {@link #decode} and
  * {@link #decodeCopy} check every field before it is used (bounds first, then magic, version, header length, CRC,
@@ -50,8 +51,8 @@ import java.util.zip.CRC32C;
  * which address every record of a file of at most 4 GiB (its last record starts at most at 2^32 - 8).
  */
 public final class SegmentHeader {
-    /** The format version appenders write; format 1 is read too (see the class comment). */
-    public static final int FORMAT_VERSION = 2;
+    /** The format version appenders write; formats 1 and 2 are read too (see the class comment). */
+    public static final int FORMAT_VERSION = 3;
     /** The largest type id a file records (u16, as SBE's template ids). */
     public static final int MAX_TYPE_ID = 0xFFFF;
     public static final int MAGIC_OFFSET = 0;
@@ -95,7 +96,7 @@ public final class SegmentHeader {
     /**
      * The validated content of a segment file's header.
      *
-     * @param version the format version, 1 or 2
+     * @param version the format version, 1 to 3
      * @param types   the file's type table, in ascending id order (empty: raw payloads; format 1: one type of id 0)
      */
     public record Info(Path file, long segmentSize, long firstIndex, long createdNanos, long creatorPid, int version,
@@ -159,13 +160,17 @@ public final class SegmentHeader {
     }
 
     /**
-     * The {@link #HEADER_AREA} bytes of a header of format {@code version} (1 or 2) recording {@code types}.
+     * The {@link #HEADER_AREA} bytes of a header of format {@code version} (1 to {@link #FORMAT_VERSION}) recording
+     * {@code types}.
      *
      * @throws IllegalArgumentException if the table does not fit in the header area, is not in ascending id order, or
      *                                  format 1 cannot express it (it holds raw payloads or one type of id 0)
      */
     public static byte[] encode(int version, long segmentSize, long firstIndex, long createdNanos, long pid,
                                 List<FileType> types) {
+        if (version < 1 || version > FORMAT_VERSION) {
+            throw new IllegalArgumentException("format version " + version + " outside [1, " + FORMAT_VERSION + "]");
+        }
         FileType.checkTable(types);
         boolean formatOne = version == 1;
         if (formatOne && !FileType.formatOneCanHold(types)) {
@@ -180,7 +185,7 @@ public final class SegmentHeader {
         byte[] bytes = new byte[HEADER_AREA];
         MemorySegment s = MemorySegment.ofArray(bytes);
         MemorySegment.copy(MemorySegment.ofArray(MAGIC), 0, s, MAGIC_OFFSET, MAGIC.length);
-        s.set(INT, VERSION_OFFSET, formatOne ? 1 : FORMAT_VERSION);
+        s.set(INT, VERSION_OFFSET, version);
         s.set(INT, HEADER_LENGTH_OFFSET, headerLength);
         s.set(LONG, SEGMENT_SIZE_OFFSET, segmentSize);
         s.set(LONG, FIRST_INDEX_OFFSET, firstIndex);
@@ -292,7 +297,7 @@ public final class SegmentHeader {
             throw QueueErrors.headerCut(file, header.length, DESCRIPTOR_OFFSET);
         }
         int version = s.get(INT, VERSION_OFFSET);
-        if (version != 1 && version != 2) {
+        if (version < 1 || version > FORMAT_VERSION) {
             throw QueueErrors.badVersion(file, version);
         }
         int headerLength = s.get(INT, HEADER_LENGTH_OFFSET);

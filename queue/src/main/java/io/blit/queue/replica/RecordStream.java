@@ -8,6 +8,7 @@ import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordWalk;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
 
@@ -151,56 +152,48 @@ public final class RecordStream implements AutoCloseable {
             return FILE;
         }
         while (true) {
-            MappedSegment file = cursor.file();
-            long position = cursor.position();
-            if (paddingReturned || position + RecordHeader.LENGTH > file.size()) {
+            if (paddingReturned) {
                 if (!walker.roll(cursor)) {
                     return NONE;
                 }
                 paddingReturned = false;
                 return FILE;
             }
-            long w = RecordHeader.loadAcquire(cursor.segment(), position);
-            if (w == 0) {
+            long w = RecordWalk.next(cursor, true, walker.claims());
+            if (w == RecordWalk.FILE_END) {
+                paddingReturned = true; // no room for a word: roll as after a padding word, which is not reported
+                continue;
+            }
+            if (w == 0 || RecordHeader.state(w) == RecordHeader.STATE_CLAIMED) {
                 return NONE;
             }
+            word = w;
             if (RecordHeader.isPadding(w)) {
                 paddingReturned = true;
-                word = w;
                 payloadLength = 0;
                 return RECORD;
             }
-            if (RecordHeader.isFinal(w)) {
-                int length = file.checkedLength(w, position);
-                word = w;
-                payloadLength = length;
-                if (maxRunBytes > 0) {
-                    extendRun(file, position, RecordHeader.recordLength(length), maxRunBytes);
-                    return RUN;
-                }
-                pendingSkip = length;
-                return RECORD;
+            int length = RecordHeader.length(w);
+            payloadLength = length;
+            if (maxRunBytes > 0) {
+                extendRun(cursor.file(), cursor.position(), RecordHeader.recordLength(length), maxRunBytes);
+                return RUN;
             }
-            if (RecordHeader.state(w) == RecordHeader.STATE_EMPTY) {
-                throw QueueErrors.badRecordWord(file.info().file(), position, w);
-            }
-            if (!walker.abandonIfDead(cursor, w)) {
-                return NONE;
-            }
+            pendingSkip = length;
+            return RECORD;
         }
     }
 
     /** Counts the stored records after the first one of a run at {@code start} that fit in {@code maxBytes}. */
     private void extendRun(MappedSegment file, long start, long firstLength, long maxBytes) {
-        MemorySegment segment = cursor.segment();
         long end = start + firstLength;
         int count = 1;
-        while (end + RecordHeader.LENGTH <= file.size()) {
-            long w = RecordHeader.loadAcquire(segment, end); // acquire: the record's bytes are visible
-            if (w == 0 || RecordHeader.isPadding(w) || !RecordHeader.isFinal(w)) {
+        while (true) {
+            long w = RecordWalk.wordAt(file, end); // acquire: the record's bytes are visible
+            if (w == 0 || RecordWalk.endsFile(w) || !RecordHeader.isFinal(w)) {
                 break;
             }
-            long next = end + RecordHeader.recordLength(file.checkedLength(w, end));
+            long next = end + RecordHeader.recordLength(RecordHeader.length(w));
             if (next - start > maxBytes) {
                 break;
             }

@@ -12,6 +12,7 @@ import io.blit.queue.internal.ReplicaResume;
 import io.blit.queue.internal.ReplicaRuns;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.WriterRegistry;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,8 +67,13 @@ public final class ReplicaWriter implements AutoCloseable {
     private long nextIndex = -1;
 
     /** @param privateFiles whether files are created owner-only ({@link QueueOptions#privateFiles()}) */
-    private ReplicaWriter(Path dir, boolean privateFiles) {
+    /** The replica directory's writer registry, in which this writer holds an id while open. */
+    private final WriterRegistry writers;
+    private boolean closed;
+
+    private ReplicaWriter(Path dir, boolean privateFiles, WriterRegistry writers) {
         this.dir = dir;
+        this.writers = writers;
         this.blanks = new BlankSegmentPreparer(dir, privateFiles);
     }
 
@@ -106,10 +112,23 @@ public final class ReplicaWriter implements AutoCloseable {
                     + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
         }
         ReplicaMarker.mark(dir, source, privateFiles);
-        SegmentFiles.deleteStaleTemporaries(dir);
-        ReplicaWriter writer = new ReplicaWriter(dir, privateFiles);
-        if (firsts.length > 0) {
-            writer.resumeIn(firsts[firsts.length - 1]);
+        WriterRegistry writers = WriterRegistry.acquire(dir); // the replica's writer: its temporaries name its id
+        ReplicaWriter writer;
+        try {
+            writers.lease(privateFiles);
+            SegmentFiles.deleteStaleTemporaries(dir);
+            writer = new ReplicaWriter(dir, privateFiles, writers);
+        } catch (RuntimeException | Error e) {
+            writers.release();
+            throw e;
+        }
+        try {
+            if (firsts.length > 0) {
+                writer.resumeIn(firsts[firsts.length - 1]);
+            }
+        } catch (RuntimeException | Error e) {
+            writer.close();
+            throw e;
         }
         return writer;
     }
@@ -367,13 +386,21 @@ public final class ReplicaWriter implements AutoCloseable {
         return dir;
     }
 
-    /** Unmaps the current file and deletes a prepared blank. Idempotent. */
+    /** Unmaps the current file, deletes a prepared blank and gives back the writer id. Idempotent. */
     @Override
     public void close() {
-        blanks.close();
-        if (file != null) {
-            file.close();
-            file = null;
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            blanks.close();
+            if (file != null) {
+                file.close();
+                file = null;
+            }
+        } finally {
+            writers.release();
         }
     }
 

@@ -98,7 +98,7 @@ class ConsumerSlotsConcurrencyTest {
             assertTrue(slotOf.values().stream().allMatch(slot -> slot < NAMES), "the slots used are a prefix: " + slotOf);
 
             try (Arena arena = Arena.ofConfined()) {
-                ConsumerSlots slots = ConsumerFile.mapExisting(dir, arena);
+                ConsumerSlots slots = ConsumerFile.mapExisting(dir, arena, false, null);
                 Set<Long> creators = Set.of(1L, 2L, 10L, 11L, 12L);
                 assertEquals(NAMES, slots.entries().size());
                 for (ConsumerSlots.Entry entry : slots.entries()) {
@@ -109,8 +109,9 @@ class ConsumerSlotsConcurrencyTest {
                 }
             }
             try (Stream<Path> files = Files.list(dir)) {
-                assertEquals(List.of(ConsumerFile.NAME), files.map(f -> f.getFileName().toString()).toList(),
-                        "one file, no temporary left");
+                assertEquals(List.of(ConsumerFile.NAME, WriterRegistry.NAME),
+                        files.map(f -> f.getFileName().toString()).sorted().toList(),
+                        "one positions file beside the creators' writer registry, no temporary left");
             }
         } finally {
             pool.shutdownNow();

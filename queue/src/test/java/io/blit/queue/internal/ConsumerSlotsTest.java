@@ -21,10 +21,32 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The positions file's slots: creation as a prefix, capacity, takeover of dead claimers and holders, corruption. */
+/**
+ * The positions file's slots: creation as a prefix, capacity, takeover of dead claimers and holders (writer ids),
+ * the upgrade of a format-1 file, corruption.
+ */
 class ConsumerSlotsTest {
+    /** A writer id that no process holds: its lock byte is free. */
+    private static final long DEAD_WRITER = 4_000_000;
+
     @TempDir
     Path dir;
+
+    private WriterRegistry writers;
+
+    @org.junit.jupiter.api.BeforeEach
+    void registry() {
+        writers = WriterRegistry.acquire(dir);
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void releaseRegistry() {
+        writers.release();
+    }
+
+    private long me() {
+        return writers.lease(false);
+    }
 
     /** This process's identity as an earlier process of the same pid would have had it: another start time. */
     private static long earlierProcessWithThisPid() {
@@ -44,8 +66,8 @@ class ConsumerSlotsTest {
     @Test
     void theFileIsCreatedWithAValidHeaderAndZeroSlots() throws Exception {
         try (Arena arena = Arena.ofConfined()) {
-            assertEquals(null, ConsumerFile.mapExisting(dir, arena));
-            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena);
+            assertEquals(null, ConsumerFile.mapExisting(dir, arena, writers));
+            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena, writers);
             assertEquals(ConsumerFile.path(dir), slots.file());
             assertEquals(65536, Files.size(ConsumerFile.path(dir)));
             byte[] bytes = Files.readAllBytes(ConsumerFile.path(dir));
@@ -63,14 +85,14 @@ class ConsumerSlotsTest {
     @Test
     void slotsAreUsedInOrderAndTheFileHolds1023Names() {
         try (Arena arena = Arena.ofConfined()) {
-            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena);
+            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena, writers);
             for (int k = 0; k < ConsumerFile.SLOTS; k++) {
-                assertEquals(k, slots.findOrCreate(("c" + k).getBytes(StandardCharsets.US_ASCII), k - 1L));
+                assertEquals(k, slots.findOrCreate(("c" + k).getBytes(StandardCharsets.US_ASCII), k - 1L, me()));
             }
-            assertEquals(517, slots.findOrCreate("c517".getBytes(StandardCharsets.US_ASCII), 99), "an existing name is found");
+            assertEquals(517, slots.findOrCreate("c517".getBytes(StandardCharsets.US_ASCII), 99, me()), "an existing name is found");
             assertEquals(516, slots.committed(517), "and keeps its position");
             IllegalStateException full = assertThrows(IllegalStateException.class,
-                    () -> slots.findOrCreate("one-more".getBytes(StandardCharsets.US_ASCII), -1));
+                    () -> slots.findOrCreate("one-more".getBytes(StandardCharsets.US_ASCII), -1, me()));
             assertTrue(full.getMessage().contains("holds 1023 names, all used"), full.getMessage());
             assertEquals(ConsumerFile.SLOTS, slots.entries().size());
             assertEquals("c1022", slots.entries().getLast().name());
@@ -80,25 +102,25 @@ class ConsumerSlotsTest {
     @Test
     void aSlotLeftClaimingByADeadProcessIsTakenOver() {
         try (Arena arena = Arena.ofConfined()) {
-            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena);
-            MemorySegment file = ConsumerFile.mapExisting(dir, arena).segment();
-            slots.findOrCreate("a".getBytes(StandardCharsets.US_ASCII), -1);
-            setWord(file, 1, ConsumerSlots.STATE_OFFSET, ConsumerSlots.CLAIMING << 62 | earlierProcessWithThisPid());
+            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena, writers);
+            MemorySegment file = ConsumerFile.mapExisting(dir, arena, writers).segment();
+            slots.findOrCreate("a".getBytes(StandardCharsets.US_ASCII), -1, me());
+            setWord(file, 1, ConsumerSlots.STATE_OFFSET, ConsumerSlots.CLAIMING << 62 | DEAD_WRITER);
             assertEquals(-1, slots.find("b".getBytes(StandardCharsets.US_ASCII)), "a CLAIMING slot is no consumer");
-            assertEquals(1, slots.findOrCreate("b".getBytes(StandardCharsets.US_ASCII), 41));
+            assertEquals(1, slots.findOrCreate("b".getBytes(StandardCharsets.US_ASCII), 41, me()));
             assertEquals(41, slots.committed(1));
             assertEquals(2, slots.entries().size());
         }
     }
 
     @Test
-    void aHolderOfThisPidWithAnotherStartTimeIsAnEarlierProcessAndIsTakenOver() {
+    void aHolderWhoseWriterIdIsNotHeldIsDeadAndIsTakenOver() {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Arena arena = Arena.ofConfined()) {
             queue.tailer("risk").close();
-            MemorySegment file = ConsumerFile.mapExisting(dir, arena).segment();
-            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, earlierProcessWithThisPid()); // a restarted container's pid 1
+            MemorySegment file = ConsumerFile.mapExisting(dir, arena, writers).segment();
+            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, DEAD_WRITER);
             try (NamedTailer<Void> risk = queue.tailer("risk")) {
-                assertEquals(ProcessIdentity.current(), word(file, 0, ConsumerSlots.HOLDER_OFFSET));
+                assertEquals(me(), word(file, 0, ConsumerSlots.HOLDER_OFFSET));
                 assertEquals("risk", risk.name());
             }
             assertEquals(0, word(file, 0, ConsumerSlots.HOLDER_OFFSET), "released on close");
@@ -110,14 +132,13 @@ class ConsumerSlotsTest {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
              NamedTailer<Void> risk = queue.tailer("risk");
              Arena arena = Arena.ofConfined()) {
-            MemorySegment file = ConsumerFile.mapExisting(dir, arena).segment();
-            long thief = ProcessIdentity.of(4_000_000, Optional.of(Instant.ofEpochSecond(12345)));
-            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, thief);
+            MemorySegment file = ConsumerFile.mapExisting(dir, arena, writers).segment();
+            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, DEAD_WRITER);
             IllegalStateException e = assertThrows(IllegalStateException.class, risk::commit);
-            assertTrue(e.getMessage().contains("no longer holds its name (now held by pid 4000000)"), e.getMessage());
+            assertTrue(e.getMessage().contains("no longer holds its name (now held by writer 4000000)"), e.getMessage());
             assertEquals(-1, word(file, 0, ConsumerSlots.COMMITTED_OFFSET));
             assertEquals(0, word(file, 0, ConsumerSlots.TIME_OFFSET));
-            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, ProcessIdentity.current());
+            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, me());
         }
     }
 
@@ -125,12 +146,36 @@ class ConsumerSlotsTest {
     void aSlotWhoseNameDoesNotMatchItsChecksumIsReportedCorrupt() {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Arena arena = Arena.ofConfined()) {
             queue.tailer("risk").close();
-            MemorySegment file = ConsumerFile.mapExisting(dir, arena).segment();
+            MemorySegment file = ConsumerFile.mapExisting(dir, arena, writers).segment();
             long name = ConsumerFile.HEADER_LENGTH + ConsumerSlots.NAME_OFFSET;
             file.set(ValueLayout.JAVA_BYTE, name, (byte) 'R');
             QueueCorruptedException e = assertThrows(QueueCorruptedException.class, queue::consumers);
             assertEquals(name, e.offset());
             assertTrue(e.getMessage().contains("name \"Risk\" does not match its CRC32C"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aFormatOneFileIsUpgradedKeepingNamesAndPositionsOnceNoEarlierBuildHoldsIt() {
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Arena arena = Arena.ofConfined()) {
+            try (NamedTailer<Void> risk = queue.tailer("risk")) {
+                risk.commit();
+            }
+            MemorySegment file = ConsumerFile.mapExisting(dir, arena, writers).segment();
+            ConsumerFile.rewriteVersion(file, 1); // as an earlier build wrote it: holders named by pid and start time
+            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, ProcessIdentity.current()); // held by a live earlier build
+            IllegalStateException inUse = assertThrows(IllegalStateException.class, () -> queue.tailer("risk"));
+            assertTrue(inUse.getMessage().contains("is of format 1 and in use by live process "
+                    + ProcessHandle.current().pid()), inUse.getMessage());
+            assertEquals(1, file.get(ValueLayout.JAVA_INT, ConsumerFile.VERSION_OFFSET), "left as it was");
+            assertEquals("risk", queue.consumers().getFirst().name(), "listed as it is");
+
+            setWord(file, 0, ConsumerSlots.HOLDER_OFFSET, earlierProcessWithThisPid()); // that process is gone
+            try (NamedTailer<Void> risk = queue.tailer("risk")) {
+                assertEquals(me(), word(file, 0, ConsumerSlots.HOLDER_OFFSET));
+                assertEquals(-1, risk.lastReadIndex(), "the committed position is kept");
+            }
+            assertEquals(2, file.get(ValueLayout.JAVA_INT, ConsumerFile.VERSION_OFFSET));
         }
     }
 

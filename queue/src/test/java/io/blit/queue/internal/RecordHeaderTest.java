@@ -14,20 +14,20 @@ class RecordHeaderTest {
         long word = RecordHeader.claimed(123_456, 144);
         assertEquals(0x4001_E240_0000_0090L, word);
         assertEquals(RecordHeader.STATE_CLAIMED, RecordHeader.state(word));
-        assertEquals(123_456, RecordHeader.pid(word));
+        assertEquals(123_456, RecordHeader.claimer(word));
         assertEquals(144, RecordHeader.length(word));
         assertFalse(RecordHeader.isPadding(word));
     }
 
     @Test
     void commitAndAbandonChangeOnlyTheState() {
-        long claimed = RecordHeader.claimed(RecordHeader.PID_MASK, Integer.MAX_VALUE);
+        long claimed = RecordHeader.claimed(RecordHeader.WRITER_MASK, Integer.MAX_VALUE);
         long committed = RecordHeader.committed(claimed);
         long abandoned = RecordHeader.abandoned(claimed);
         assertEquals(RecordHeader.STATE_COMMITTED, RecordHeader.state(committed));
         assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(abandoned));
         for (long word : new long[] {committed, abandoned}) {
-            assertEquals(RecordHeader.PID_MASK, RecordHeader.pid(word));
+            assertEquals(RecordHeader.WRITER_MASK, RecordHeader.claimer(word));
             assertEquals(Integer.MAX_VALUE, RecordHeader.length(word));
             assertFalse(RecordHeader.isPadding(word));
         }
@@ -38,14 +38,14 @@ class RecordHeaderTest {
         long padding = RecordHeader.padding(77);
         assertTrue(RecordHeader.isPadding(padding));
         assertEquals(RecordHeader.STATE_COMMITTED, RecordHeader.state(padding));
-        assertEquals(77, RecordHeader.pid(padding));
+        assertEquals(77, RecordHeader.claimer(padding));
         assertEquals(0, RecordHeader.length(padding));
     }
 
     @Test
     void pidsWiderThan29BitsAreMaskedNotSpilledIntoOtherBits() {
         long word = RecordHeader.claimed((1L << 40) | 5, 8);
-        assertEquals(5, RecordHeader.pid(word));
+        assertEquals(5, RecordHeader.claimer(word));
         assertEquals(RecordHeader.STATE_CLAIMED, RecordHeader.state(word));
         assertFalse(RecordHeader.isPadding(word));
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.queue.QueueCorruptedException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -62,11 +63,24 @@ class RecordProtocolTest {
 
     @Test
     void claimGivesUpAtAnotherClaimersPaddingWithoutWriting() {
-        RecordHeader.storeRelease(file.segment(), START, RecordHeader.padding(7));
+        long second = START + RecordHeader.recordLength(16);
+        RecordHeader.storeRelease(file.segment(), START, RecordHeader.committed(RecordHeader.claimed(7, 16)));
+        RecordHeader.storeRelease(file.segment(), second, RecordHeader.padding(7));
         RecordCursor cursor = RecordCursor.in(file, START, 0);
         assertFalse(RecordProtocol.claim(cursor, RecordHeader.claimed(8, 16), RecordHeader.padding(8)));
-        assertEquals(RecordHeader.padding(7), RecordHeader.loadAcquire(file.segment(), START));
-        assertEquals(START, cursor.position());
+        assertEquals(RecordHeader.padding(7), RecordHeader.loadAcquire(file.segment(), second));
+        assertEquals(second, cursor.position());
+        assertEquals(1, cursor.ordinal());
+    }
+
+    @Test
+    void claimRefusesAPaddingWordAsTheFilesFirstRecord() {
+        RecordHeader.storeRelease(file.segment(), START, RecordHeader.padding(7));
+        RecordCursor cursor = RecordCursor.in(file, START, 0);
+        QueueCorruptedException e = assertThrows(QueueCorruptedException.class,
+                () -> RecordProtocol.claim(cursor, RecordHeader.claimed(8, 16), RecordHeader.padding(8)));
+        assertEquals(START, e.offset());
+        assertEquals(RecordHeader.padding(7), RecordHeader.loadAcquire(file.segment(), START), "nothing written");
     }
 
     @Test

@@ -54,7 +54,7 @@ class SegmentPreparerTest {
         SegmentHeader.Info info = SegmentFiles.readHeader(dir, 777);
         assertEquals(777, info.firstIndex());
         assertEquals(types, info.types());
-        assertEquals(2, info.version());
+        assertEquals(SegmentHeader.FORMAT_VERSION, info.version());
         byte[] bytes = Files.readAllBytes(SegmentFiles.path(dir, 777));
         byte[] records = java.util.Arrays.copyOfRange(bytes, (int) SegmentHeader.RECORDS_START, bytes.length);
         assertArrayEquals(new byte[records.length], records, "the record area is all zeros");

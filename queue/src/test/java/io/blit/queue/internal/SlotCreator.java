@@ -42,12 +42,16 @@ public final class SlotCreator {
         }
         Collections.shuffle(order, new Random(id));
         List<String> lines = new ArrayList<>();
+        WriterRegistry writers = WriterRegistry.acquire(dir);
         try (Arena arena = Arena.ofConfined()) {
-            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena);
+            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena, writers);
+            long me = writers.lease(false);
             for (int n : order) {
-                int slot = slots.findOrCreate(("n" + n).getBytes(StandardCharsets.US_ASCII), id * 1000L + n);
+                int slot = slots.findOrCreate(("n" + n).getBytes(StandardCharsets.US_ASCII), id * 1000L + n, me);
                 lines.add("n" + n + " " + slot);
             }
+        } finally {
+            writers.release();
         }
         return lines;
     }

@@ -1,0 +1,358 @@
+package io.blit.queue.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writer liveness for one queue directory: which process may hold a record claim, a named consumer or a file being
+ * created, and whether it still lives. Every process that writes the queue takes a <b>writer id</b> here (its lease)
+ * and holds an exclusive OS lock on one byte of {@code writers.blitw} that stands for that id; the kernel releases
+ * the lock when the process dies, however it dies. A writer id is <em>alive</em> exactly while its byte is locked.
+ * Claims, holders and temporaries name the writer id, never a pid, so liveness holds across pid namespaces
+ * (containers sharing a volume of one host), after pid reuse, and when two processes share a pid number.
+ *
+ * <h2>The file</h2>
+ * <pre>
+ * 0      magic "BLITWRT\0" (8) | format version u32 (1) | reserved u32 (0)
+ * 16     next writer id u64 (little-endian): read and advanced only while holding the lock of bytes [16, 24)
+ * 24     reserved (0) up to 64
+ * 4096   writer info, 1024 entries of 32 bytes, entry of id i at 4096 + (i mod 1024) * 32 (little-endian):
+ *        writer id u64 | pid u64 (in the writer's pid namespace) | start, epoch ms u64 | reserved u64
+ *        (for messages only: it names a writer's pid; never used to decide liveness)
+ * 65536  lock area: byte 65536 + i stands for writer id i (1 to 2^22 - 1); never written, only locked
+ * </pre>
+ *
+ * <h2>The algorithm</h2>
+ * <ul>
+ *   <li><b>Lease</b> ({@link #lease()}): lock [16, 24) exclusively (blocking), read the next id (1 if the file is new:
+ *       write the header), try ids from it on with a non-blocking exclusive lock of their byte, skipping id 0 and any
+ *       whose byte is locked (a live writer after the 22-bit ids wrapped); store the id after the one taken, write the
+ *       info entry, unlock [16, 24). The lock of the id's byte is held until the lease is released.</li>
+ *   <li><b>Alive</b> ({@link #isAlive}): an id of this process's lease is alive; otherwise try a shared lock of the
+ *       id's byte without blocking: refused means another process holds it (alive); granted means nobody does
+ *       (dead), and the probe lock is released at once. Ids are handed out in sequence, so an id comes back only
+ *       after 2^22 - 1 further leases in the directory.</li>
+ * </ul>
+ *
+ * <h2>One channel per directory per process</h2>
+ * POSIX record locks belong to the process, and closing <em>any</em> descriptor of the file in that process drops
+ * all of them. So a JVM opens {@code writers.blitw} once per directory ({@link #acquire}: shared by every queue
+ * object of that directory, counted, and closed when the last one releases it) and never otherwise. The JDK also
+ * refuses two overlapping locks in one JVM ({@link OverlappingFileLockException}), so every lock operation here is
+ * made under this object's monitor. A process must not open {@code writers.blitw} by other means (a backup thread
+ * copying the directory inside a writing JVM would drop its lease).
+ *
+ * <h2>Where it holds</h2>
+ * Local file systems, tmpfs and volumes of one host shared by containers (locks live in the host's kernel, whatever
+ * the pid namespaces). On NFS the locks go through the NFS lock manager (NFSv4 locks, or NLM for v3; with
+ * {@code nolock} they stay local to the client), and a crashed client's locks are released only when its lease
+ * expires (NFSv4: the server's lease time, typically 90 s); the queue itself needs one host's page cache (its
+ * records are shared memory), so a queue on NFS is for processes of one client host. A read-only directory is
+ * probed with shared locks, which need no write access; a directory that never had a writer of this format has no
+ * such file, and a claim naming a writer id there cannot be alive.
+ *
+ * <p>Thread-safe.
+ */
+public final class WriterRegistry {
+    /** The file's name in the queue directory. */
+    public static final String NAME = "writers.blitw";
+    /** The largest writer id: the claim word's 22-bit writer field ({@link RecordHeader#WRITER_MASK}). */
+    public static final long MAX_ID = RecordHeader.WRITER_MASK;
+    static final byte[] MAGIC = {'B', 'L', 'I', 'T', 'W', 'R', 'T', 0};
+    static final int FORMAT_VERSION = 1;
+    static final long COUNTER_OFFSET = 16;
+    static final int HEADER_LENGTH = 64;
+    static final long INFO_OFFSET = 4096;
+    static final int INFO_ENTRIES = 1024;
+    static final int INFO_LENGTH = 32;
+    static final long LOCK_BASE = 65536;
+
+    /** The registries open in this JVM, by real directory path; guarded by itself. */
+    private static final Map<Path, WriterRegistry> OPEN = new HashMap<>();
+
+    private final Path dir;
+    private final Path file;
+    private int users;
+    /** The one channel of the file in this JVM, or null before the first probe or lease; guarded by this. */
+    private FileChannel channel;
+    private boolean channelWritable;
+    /** This process's lease: its id and the lock held for it; 0 and null before the first {@link #lease()}. */
+    private long leasedId;
+    private FileLock leaseLock;
+
+    private WriterRegistry(Path dir) {
+        this.dir = dir;
+        this.file = dir.resolve(NAME);
+    }
+
+    /**
+     * The registry of {@code dir} in this JVM, opened at the first call for the directory; each call must be paired
+     * with one {@link #release()}.
+     *
+     * @throws UncheckedIOException if the directory's real path cannot be read
+     */
+    public static WriterRegistry acquire(Path dir) {
+        Path key;
+        try {
+            key = dir.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot resolve queue directory " + dir, e);
+        }
+        synchronized (OPEN) {
+            WriterRegistry registry = OPEN.computeIfAbsent(key, WriterRegistry::new);
+            registry.users++;
+            return registry;
+        }
+    }
+
+    /** Gives back one {@link #acquire}: the last release ends this process's lease and closes the file. */
+    public void release() {
+        synchronized (OPEN) {
+            if (--users > 0) {
+                return;
+            }
+            OPEN.remove(dir);
+            synchronized (this) {
+                closeChannel();
+            }
+        }
+    }
+
+    /**
+     * This process's writer id in the directory, taken at the first call (see the class comment) and kept until the
+     * last {@link #release()}.
+     *
+     * @param ownerOnly create the file {@code rw-------} if it does not exist ({@link FileModes})
+     *
+     * @throws UncheckedIOException if the file cannot be created, read, written or locked
+     * @throws io.blit.queue.QueueCorruptedException if the file is not a writer registry of a known version
+     */
+    public synchronized long lease(boolean ownerOnly) {
+        if (leasedId != 0) {
+            return leasedId;
+        }
+        try {
+            FileChannel ch = channel(true, ownerOnly);
+            try (FileLock counter = ch.lock(COUNTER_OFFSET, Long.BYTES, false)) {
+                long id = readOrInitHeader(ch);
+                FileLock held = null;
+                for (long tried = 0; held == null; tried++) {
+                    if (tried > MAX_ID) {
+                        throw new IllegalStateException("every writer id of " + file + " is held by a live process");
+                    }
+                    id = normalise(id);
+                    held = ch.tryLock(LOCK_BASE + id, 1, false);
+                    if (held == null) {
+                        id++;
+                    }
+                }
+                writeLong(ch, COUNTER_OFFSET, normalise(id + 1));
+                ByteBuffer info = ByteBuffer.allocate(INFO_LENGTH).order(ByteOrder.LITTLE_ENDIAN)
+                        .putLong(id).putLong(ProcessHandle.current().pid()).putLong(System.currentTimeMillis())
+                        .putLong(0).flip();
+                writeFully(ch, info, INFO_OFFSET + (id % INFO_ENTRIES) * INFO_LENGTH);
+                leaseLock = held;
+                leasedId = id;
+                return id;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot take a writer id in " + file, e);
+        }
+    }
+
+    /**
+     * The owner tag of a temporary file this process creates in {@code dir} (a segment or positions file being
+     * created): {@code w<writer id>} if this JVM holds a writer id there, else its pid (a tool that creates files
+     * without writing records). {@link #temporaryOwnerAlive} judges it.
+     */
+    public static String temporaryTag(Path dir) {
+        WriterRegistry registry;
+        try {
+            Path key = dir.toRealPath();
+            synchronized (OPEN) {
+                registry = OPEN.get(key);
+            }
+        } catch (IOException e) {
+            registry = null;
+        }
+        if (registry != null) {
+            synchronized (registry) {
+                if (registry.leasedId != 0) {
+                    return "w" + registry.leasedId;
+                }
+            }
+        }
+        return Long.toString(ProcessHandle.current().pid());
+    }
+
+    /**
+     * Whether the creator of a temporary file in {@code dir} with owner tag {@code tag} ({@link #temporaryTag}) may
+     * still be writing it: a writer id's liveness, or, for a pid, a process of that pid in this pid namespace.
+     */
+    public static boolean temporaryOwnerAlive(Path dir, String tag) {
+        if (tag.startsWith("w")) {
+            WriterRegistry registry = acquire(dir);
+            try {
+                return registry.isAlive(Long.parseLong(tag.substring(1)));
+            } finally {
+                registry.release();
+            }
+        }
+        return ProcessHandle.of(Long.parseLong(tag)).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** {@return whether this process holds a writer id here} */
+    public synchronized boolean leased() {
+        return leasedId != 0;
+    }
+
+    /**
+     * Whether writer {@code id} is alive: this process's, or its byte locked by another process. Makes one or two
+     * system calls (a probe lock and its release) unless the id is this process's: call it when a claim has stayed
+     * unchanged for a while, not per record.
+     *
+     * @throws UncheckedIOException if the file exists but cannot be opened or probed
+     */
+    public synchronized boolean isAlive(long id) {
+        if (id == 0 || id > MAX_ID) {
+            return false; // never handed out
+        }
+        if (id == leasedId) {
+            return true;
+        }
+        try {
+            FileChannel ch = channel(false, false);
+            if (ch == null) {
+                return false; // no writer ever took an id here
+            }
+            FileLock probe;
+            try {
+                probe = ch.tryLock(LOCK_BASE + id, 1, true);
+            } catch (OverlappingFileLockException ownLock) {
+                return true; // held in this JVM (under this monitor only the lease's lock can be)
+            }
+            if (probe == null) {
+                return true;
+            }
+            probe.release();
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot probe writer " + id + " in " + file, e);
+        }
+    }
+
+    /** {@return the pid its info entry records for writer {@code id} (in the writer's pid namespace), or 0 if unknown} */
+    public synchronized long pidOf(long id) {
+        try {
+            FileChannel ch = channel(false, false);
+            if (ch == null || id <= 0 || id > MAX_ID) {
+                return 0;
+            }
+            ByteBuffer info = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            long at = INFO_OFFSET + (id % INFO_ENTRIES) * INFO_LENGTH;
+            while (info.hasRemaining() && ch.read(info, at + info.position()) > 0) {
+                // read the id and pid
+            }
+            return !info.hasRemaining() && info.getLong(0) == id ? info.getLong(8) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * {@return a description of writer {@code id} for messages: "writer 17 (pid 4242)", with the pid its info entry
+     * records if that entry is still the id's, else "writer 17"} Reads the file; never decides liveness.
+     */
+    public synchronized String describe(long id) {
+        long pid = pidOf(id);
+        return "writer " + id + (pid != 0 ? " (pid " + pid + ")" : "");
+    }
+
+    /** The channel, opened (writable if asked: reopened so if it was opened read-only and no lease is held). */
+    private FileChannel channel(boolean writable, boolean ownerOnly) throws IOException {
+        if (channel != null && (channelWritable || !writable)) {
+            return channel;
+        }
+        if (channel != null) {
+            closeChannel(); // read-only so far, so no lock of this JVM is lost
+        }
+        if (writable) {
+            channel = FileModes.open(file, ownerOnly, EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    StandardOpenOption.CREATE));
+        } else {
+            try {
+                channel = FileChannel.open(file, Set.of(StandardOpenOption.READ));
+            } catch (NoSuchFileException absent) {
+                return null;
+            }
+        }
+        channelWritable = writable;
+        return channel;
+    }
+
+    private void closeChannel() {
+        leasedId = 0;
+        leaseLock = null; // released by closing the channel
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // nothing held is left to release: the kernel drops the locks with the descriptor
+            }
+            channel = null;
+        }
+    }
+
+    /** Reads the header (written first if the file is new) and returns the next id; under the counter lock. */
+    private long readOrInitHeader(FileChannel ch) throws IOException {
+        if (ch.size() < HEADER_LENGTH) {
+            ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN)
+                    .put(MAGIC).putInt(FORMAT_VERSION).putInt(0).putLong(1).position(HEADER_LENGTH).flip();
+            writeFully(ch, header, 0);
+            return 1;
+        }
+        ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
+            // read the whole header
+        }
+        header.flip();
+        for (int i = 0; i < MAGIC.length; i++) {
+            if (header.get(i) != MAGIC[i]) {
+                throw QueueErrors.badWriterRegistry(file, i, "bad magic, not \"BLITWRT\\0\"");
+            }
+        }
+        int version = header.getInt(8);
+        if (version != FORMAT_VERSION) {
+            throw QueueErrors.badWriterRegistry(file, 8, "format version " + version + ", this build understands "
+                    + FORMAT_VERSION);
+        }
+        return header.getLong((int) COUNTER_OFFSET);
+    }
+
+    private static long normalise(long id) {
+        long n = id & MAX_ID;
+        return n == 0 ? 1 : n;
+    }
+
+    private static void writeLong(FileChannel ch, long at, long value) throws IOException {
+        writeFully(ch, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(value).flip(), at);
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer bytes, long at) throws IOException {
+        while (bytes.hasRemaining()) {
+            at += ch.write(bytes, at);
+        }
+    }
+}
