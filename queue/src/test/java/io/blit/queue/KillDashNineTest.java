@@ -108,6 +108,9 @@ class KillDashNineTest {
                     gaps.add(gap);            // abandoned records at the very end
                 }
                 assertEquals(before.end, end, "round " + round + ": the tailer reached the end of the records");
+                assertEquals(end, committed + gaps.size(), "round " + round + ": messages read and abandoned indices"
+                        + " make up the end");
+                assertEquals(end, queue.endIndex(), "round " + round + ": endIndex() is that end");
                 assertTrue(!tailer.readNext(md), "round " + round + ": nothing beyond the end");
 
                 // seeks land on the right message, with or without a checkpoint written by the killed writer

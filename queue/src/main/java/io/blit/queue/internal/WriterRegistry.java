@@ -36,7 +36,7 @@ import java.util.Set;
  *
  * <h2>The algorithm</h2>
  * <ul>
- *   <li><b>Lease</b> ({@link #lease()}): lock [16, 24) exclusively (blocking), read the next id (1 if the file is new:
+ *   <li><b>Lease</b> ({@link #lease}): lock [16, 24) exclusively (blocking), read the next id (1 if the file is new:
  *       write the header), try ids from it on with a non-blocking exclusive lock of their byte, skipping id 0 and any
  *       whose byte is locked (a live writer after the 22-bit ids wrapped); store the id after the one taken, write the
  *       info entry, unlock [16, 24). The lock of the id's byte is held until the lease is released.</li>
@@ -88,9 +88,11 @@ public final class WriterRegistry {
     /** The one channel of the file in this JVM, or null before the first probe or lease; guarded by this. */
     private FileChannel channel;
     private boolean channelWritable;
-    /** This process's lease: its id and the lock held for it; 0 and null before the first {@link #lease()}. */
+    /**
+     * This process's writer id here, 0 before the first {@link #lease}. Its lock is held by the channel until the
+     * channel closes (a {@link FileLock} object need not be kept: dropping it releases nothing).
+     */
     private long leasedId;
-    private FileLock leaseLock;
 
     private WriterRegistry(Path dir) {
         this.dir = dir;
@@ -163,7 +165,6 @@ public final class WriterRegistry {
                         .putLong(id).putLong(ProcessHandle.current().pid()).putLong(System.currentTimeMillis())
                         .putLong(0).flip();
                 writeFully(ch, info, INFO_OFFSET + (id % INFO_ENTRIES) * INFO_LENGTH);
-                leaseLock = held;
                 leasedId = id;
                 return id;
             }
@@ -303,8 +304,7 @@ public final class WriterRegistry {
     }
 
     private void closeChannel() {
-        leasedId = 0;
-        leaseLock = null; // released by closing the channel
+        leasedId = 0; // its lock is released by closing the channel
         if (channel != null) {
             try {
                 channel.close();
