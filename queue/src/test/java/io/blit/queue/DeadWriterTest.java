@@ -5,12 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
-import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +31,7 @@ class DeadWriterTest {
             assertEquals(0, appender.append(md.fillFor(0, 0)));
             long claimedAt = SegmentHeader.RECORDS_START + RecordHeader.messageRecordLength(block);
             long claimed = RecordHeader.claimed(gone.pid(), (int) block + RecordHeader.TIME_LENGTH);
-            writeWord(claimedAt, claimed);   // what a writer killed between claim and commit leaves
+            RecordWords.write(dir, claimedAt, claimed);   // what a writer killed between claim and commit leaves
             assertEquals(2, appender.append(md.fillFor(2, 0)), "appenders skip the claimed record");
 
             Tailer<MarketData> tailer = queue.tailer();
@@ -45,7 +40,7 @@ class DeadWriterTest {
             assertTrue(tailer.next(md, WaitStrategy.PARK, TimeUnit.SECONDS.toNanos(5)), "index 1 abandoned, 2 read");
             assertTrue(md.isConsistentFor(2));
             assertEquals(3, tailer.index());
-            assertEquals(RecordHeader.abandoned(claimed), readWord(claimedAt));
+            assertEquals(RecordHeader.abandoned(claimed), RecordWords.read(dir, claimedAt));
         }
     }
 
@@ -54,7 +49,7 @@ class DeadWriterTest {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, QUICK_GRACE)) {
             Appender<MarketData> appender = queue.appender(); // this process's writer id: a live writer
             long claimedAt = SegmentHeader.RECORDS_START;
-            writeWord(claimedAt, RecordHeader.claimed(queue.files().writerId(), (int) block + RecordHeader.TIME_LENGTH));
+            RecordWords.write(dir, claimedAt, RecordHeader.claimed(queue.files().writerId(), (int) block + RecordHeader.TIME_LENGTH));
             MarketData md = new MarketData();
             assertEquals(1, appender.append(md.fillFor(1, 0)));
 
@@ -84,22 +79,6 @@ class DeadWriterTest {
             assertTrue(tailer.readNext(md) && md.isConsistentFor(0));
             assertTrue(tailer.readNext(md) && md.isConsistentFor(2), "abandoned index 1 skipped without waiting");
             assertEquals(3, tailer.index());
-        }
-    }
-
-    private void writeWord(long offset, long word) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "rw")) {
-            raf.seek(offset);
-            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(word).array());
-        }
-    }
-
-    private long readWord(long offset) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "r")) {
-            byte[] bytes = new byte[8];
-            raf.seek(offset);
-            raf.readFully(bytes);
-            return ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).getLong();
         }
     }
 }

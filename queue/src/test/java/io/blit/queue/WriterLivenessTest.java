@@ -6,15 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.WriterRegistry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,8 +94,8 @@ class WriterLivenessTest {
             long record = RecordHeader.messageRecordLength(md.byteSize());
             // a record claimed under this JVM's pid number (a reader sharing the writer's pid), then one under its
             // parent's (a dead writer's pid now used by another live process): neither is a writer id held now
-            writeWord(SegmentHeader.RECORDS_START, claimed(ownPid, md));
-            writeWord(SegmentHeader.RECORDS_START + record, claimed(parentPid, md));
+            RecordWords.write(dir, SegmentHeader.RECORDS_START, claimed(ownPid, md));
+            RecordWords.write(dir, SegmentHeader.RECORDS_START + record, claimed(parentPid, md));
             assertEquals(2, appender.append(md.fillFor(2, 0)));
 
             try (Tailer<MarketData> tailer = queue.tailer()) {
@@ -112,8 +108,8 @@ class WriterLivenessTest {
                 assertEquals(2, md.securityId, "both dead claims stepped over");
                 assertEquals(Optional.empty(), tailer.pendingClaim());
             }
-            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(readWord(SegmentHeader.RECORDS_START)));
-            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(readWord(SegmentHeader.RECORDS_START + record)));
+            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(RecordWords.read(dir, SegmentHeader.RECORDS_START)));
+            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(RecordWords.read(dir, SegmentHeader.RECORDS_START + record)));
         }
     }
 
@@ -217,21 +213,5 @@ class WriterLivenessTest {
 
     private static long claimed(long claimer, MarketData md) {
         return RecordHeader.claimed(claimer, (int) md.byteSize() + RecordHeader.TIME_LENGTH);
-    }
-
-    private void writeWord(long offset, long word) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "rw")) {
-            raf.seek(offset);
-            raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(word).array());
-        }
-    }
-
-    private long readWord(long offset) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "r")) {
-            byte[] bytes = new byte[8];
-            raf.seek(offset);
-            raf.readFully(bytes);
-            return ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).getLong();
-        }
     }
 }

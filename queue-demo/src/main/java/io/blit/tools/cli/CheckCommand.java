@@ -31,9 +31,10 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
     private Path dir;
 
-    @Option(names = "--type", paramLabel = "T", defaultValue = "marketdata", converter = MessageType.Converter.class,
-            description = "marketdata (default), book or mixed: what the queue must hold (mixed: MarketData type 1 "
-                    + "and BookUpdate type 2, message n a BookUpdate when n % 3 == 2, checked by type and content)")
+    @Option(names = "--type", paramLabel = "T", converter = MessageType.Converter.class,
+            description = "marketdata, book or mixed: what the queue must hold (mixed: MarketData type 1 and BookUpdate "
+                    + "type 2, message n a BookUpdate when n %% 3 == 2, checked by type and content); default: what "
+                    + "the newest file's type table records")
     private MessageType<?> type;
 
     CheckCommand(PrintStream out) {
@@ -42,6 +43,9 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (type == null) {
+            type = QueueFiles.typeOfQueue(QueueFiles.existingQueue(dir));
+        }
         if (type == MessageType.MIXED) {
             QueueFiles.existingQueue(dir);
             QueueFiles.requireMixedTypes(dir);
@@ -65,15 +69,15 @@ final class CheckCommand implements Callable<Integer> {
             ClaimStops stops = new ClaimStops(out, "", QueueFiles.READ_ONLY.abandonGrace());
             while (true) {
                 if (!tailer.readNext(message)) {
-                    ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex);
-                    if (outcome == ClaimStops.Outcome.READ_ON) {
-                        continue;
-                    }
+                    ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex, expected,
+                            tailer.index());
                     if (outcome == ClaimStops.Outcome.CUT_SHORT) {
                         return QueueCli.CHECK_FAILED;
                     }
-                    stops.reportGap(expected, tailer.index()); // abandoned records at the very end
-                    break;
+                    if (outcome == ClaimStops.Outcome.END) {
+                        break;
+                    }
+                    continue;
                 }
                 long index = tailer.index() - 1;
                 stops.reportGap(expected, index);

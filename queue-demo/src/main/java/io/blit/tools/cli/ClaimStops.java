@@ -47,10 +47,14 @@ final class ClaimStops {
      *
      * @param pending  the reader's {@code pendingClaim()}
      * @param queueEnd the queue's end index (read only for the cut-short line)
+     * @param expected the index after the last message the reader handled
+     * @param next     the reader's next index, or the bound of its range if lower: at the end, the indices from
+     *                 {@code expected} to it were stepped over and are reported ({@link #reportGap})
      */
-    Outcome atStop(Supplier<Optional<PendingClaim>> pending, LongSupplier queueEnd) {
+    Outcome atStop(Supplier<Optional<PendingClaim>> pending, LongSupplier queueEnd, long expected, long next) {
         Optional<PendingClaim> claim = pending.get();
         if (claim.isEmpty()) {
+            reportGap(expected, next);
             return Outcome.END;
         }
         PendingClaim at = claim.get();

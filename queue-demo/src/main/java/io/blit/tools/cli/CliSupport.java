@@ -132,13 +132,27 @@ public final class CliSupport {
                 || e instanceof MessagesDeletedException) {
             err.println("error: " + oneLine(e.getMessage()));
         } else if (e instanceof UncheckedIOException io) {
-            err.println("error: " + oneLine(io.getMessage()) + (io.getCause() == null ? "" : ": " + io.getCause()));
+            err.println("error: " + ioLine(io));
         } else if (e instanceof IOException io) {
             err.println("error: " + oneLine(io.toString()));
         } else {
             throw e; // a bug, not bad input: picocli reports it with its stack trace
         }
         return USAGE;
+    }
+
+    /**
+     * The line of an I/O failure: its message and, unless the message ends with its cause's, its cause: one cause once
+     * ("cannot create F: No space left on device", not that followed by "java.io.IOException: No space left on
+     * device").
+     */
+    static String ioLine(UncheckedIOException io) {
+        String line = oneLine(io.getMessage());
+        Throwable cause = io.getCause();
+        if (cause == null || (cause.getMessage() != null && line.endsWith(": " + cause.getMessage()))) {
+            return line;
+        }
+        return line + ": " + oneLine(cause.toString());
     }
 
     /** The first line of {@code message}, with " ..." if there were more. */

@@ -81,15 +81,12 @@ final class DumpCommand implements Callable<Integer> {
                         continue;
                     }
                     if (length < 0) {
-                        ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex);
+                        ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex, expected,
+                                to == null ? tailer.index() : Math.min(tailer.index(), to + 1));
                         if (outcome == ClaimStops.Outcome.READ_ON) {
                             continue;
                         }
-                        if (outcome == ClaimStops.Outcome.CUT_SHORT) {
-                            cutShort = true;
-                        } else {
-                            stops.reportGap(expected, to == null ? tailer.index() : Math.min(tailer.index(), to + 1));
-                        }
+                        cutShort = outcome == ClaimStops.Outcome.CUT_SHORT;
                         break;
                     }
                     long index = tailer.index() - 1;

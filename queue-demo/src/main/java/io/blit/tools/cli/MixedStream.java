@@ -55,15 +55,12 @@ final class MixedStream {
             ClaimStops stops = new ClaimStops(out, "", QueueFiles.READ_ONLY.abandonGrace());
             while (true) {
                 if (!tailer.read(delivery)) {
-                    ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex);
-                    if (outcome == ClaimStops.Outcome.READ_ON) {
-                        continue;
+                    ClaimStops.Outcome outcome = stops.atStop(tailer::pendingClaim, queue::endIndex, expected,
+                            tailer.index());
+                    if (outcome != ClaimStops.Outcome.READ_ON) {
+                        return outcome == ClaimStops.Outcome.END ? ok(out, records) : QueueCli.CHECK_FAILED;
                     }
-                    if (outcome == ClaimStops.Outcome.CUT_SHORT) {
-                        return QueueCli.CHECK_FAILED;
-                    }
-                    stops.reportGap(expected, tailer.index()); // abandoned records at the very end
-                    break;
+                    continue;
                 }
                 long index = delivery.index;
                 stops.reportGap(expected, index);
@@ -77,9 +74,13 @@ final class MixedStream {
                 expected = index + 1;
                 records++;
             }
-            out.println(records + " records ok");
-            return QueueCli.OK;
         }
+    }
+
+    /** Prints {@code N records ok}. */
+    private static int ok(PrintStream out, long records) {
+        out.println(records + " records ok");
+        return QueueCli.OK;
     }
 
     /** What is wrong with {@code message} as message {@code n} of type {@code type}, or null. */

@@ -55,7 +55,7 @@ final class ProduceCommand implements Callable<Integer> {
                     + "EURUSD, exchange XLON (packed in longs), sequence = n, sendTimeNanos = System.nanoTime(), and "
                     + "level field k (0..19: bid prices, bid quantities, ask prices, ask quantities, 5 each) = "
                     + "n + k/32.0. mixed: one queue of two types, MarketData (type id 1) and BookUpdate (type id 2): "
-                    + "message n is a BookUpdate when n % 3 == 2, else a MarketData, each filled as above. The type "
+                    + "message n is a BookUpdate when n %% 3 == 2, else a MarketData, each filled as above. The type "
                     + "of each message follows the index this producer expects it to get, so mixed needs to be the "
                     + "only producer while it runs (check reports a record of the wrong type otherwise)"})
     private MessageType<?> type;

@@ -53,6 +53,11 @@ public final class QueueCli implements Callable<Integer> {
 
     /** Runs one command; returns the exit code. Expected errors are reported in one line on {@code err}. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return CliSupport.execute(commandLine(out, err), args, out, err);
+    }
+
+    /** The command line of every command, configured ({@link CliSupport#configure}) to print on {@code out}, {@code err}. */
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new QueueCli())
                 .addSubcommand(new ProduceCommand(out))
                 .addSubcommand(new TailCommand(out))
@@ -67,7 +72,7 @@ public final class QueueCli implements Callable<Integer> {
                         .addSubcommand(new FollowCommand(out, err))
                         .addSubcommand(new KeygenCommand(out)))
                 .addSubcommand(new HelpCommand());
-        return CliSupport.execute(CliSupport.configure(cli, out, err), args, out, err);
+        return CliSupport.configure(cli, out, err);
     }
 
     /** No command given: a usage error. */

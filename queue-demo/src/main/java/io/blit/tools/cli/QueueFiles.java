@@ -89,6 +89,22 @@ final class QueueFiles {
         }
     }
 
+    /**
+     * What the newest file of the queue in {@code dir} records, as {@code --type} names it: {@link MessageType#MIXED}
+     * for the mixed stream's types, {@link MessageType#BOOK} for BookUpdate messages, else
+     * {@link MessageType#MARKET_DATA} (a queue of another class is then refused by {@link #requireMessageClass},
+     * naming it).
+     */
+    static MessageType<?> typeOfQueue(Path dir) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
+            Map<Integer, String> names = TypeLayouts.ofNewestFile(raw).classNames();
+            if (names.equals(Map.of(1, MarketData.class.getName(), 2, BookUpdate.class.getName()))) {
+                return MessageType.MIXED;
+            }
+            return names.equals(Map.of(0, BookUpdate.class.getName())) ? MessageType.BOOK : MessageType.MARKET_DATA;
+        }
+    }
+
     /** The type ids, as text, and the simple class names of the types of the newest file of {@code queue}. */
     static Set<String> typeNamesOf(BlitQueue<?> queue) {
         Set<String> names = new HashSet<>();

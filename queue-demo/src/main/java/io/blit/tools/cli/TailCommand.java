@@ -291,15 +291,12 @@ final class TailCommand implements Callable<Integer> {
             }
             if (length < 0) {
                 if (!follow) {
-                    ClaimStops.Outcome outcome = stops.atStop(reader::pendingClaim, queue::endIndex);
+                    ClaimStops.Outcome outcome = stops.atStop(reader::pendingClaim, queue::endIndex, expected,
+                            reader.index());
                     if (outcome == ClaimStops.Outcome.READ_ON) {
                         continue;
                     }
-                    if (outcome == ClaimStops.Outcome.CUT_SHORT) {
-                        return QueueCli.CHECK_FAILED;
-                    }
-                    stops.reportGap(expected, reader.index());
-                    break;
+                    return outcome == ClaimStops.Outcome.END ? QueueCli.OK : QueueCli.CHECK_FAILED;
                 }
                 out.flush();
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));

@@ -169,7 +169,9 @@ class LatencyCommandTest {
         Result checked = run("check", "--type", "book", "--dir", dir);
         assertEquals(0, checked.code(), checked.out() + checked.err());
         assertEquals("500 records ok", checked.out().strip());
-        Result asMarketData = run("check", "--dir", dir);
+        Result byFile = run("check", "--dir", dir);
+        assertEquals("500 records ok", byFile.out().strip(), "without --type: the class the file records");
+        Result asMarketData = run("check", "--type", "marketdata", "--dir", dir);
         assertEquals(QueueCli.USAGE, asMarketData.code(), "a BookUpdate queue is not a MarketData queue");
         assertTrue(asMarketData.err().contains("BookUpdate") || asMarketData.err().contains("MarketData"), asMarketData.err());
         Result badType = run("produce", "--type", "quote", "--dir", dir, "--count", "1");

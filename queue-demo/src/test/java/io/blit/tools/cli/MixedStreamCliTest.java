@@ -29,6 +29,8 @@ class MixedStreamCliTest {
         QueueCliTest.Result check = run("check", "--dir", dir(), "--type", "mixed");
         assertEquals(0, check.code(), check.out() + check.err());
         assertEquals("1500 records ok", check.out().strip());
+        QueueCliTest.Result byFile = run("check", "--dir", dir());
+        assertEquals("1500 records ok", byFile.out().strip(), "without --type: the types the file records");
         try (BlitQueue<Object> queue = BlitQueue.open(Path.of(dir()), MixedStream.TYPES)) {
             assertEquals(1, queue.types().typeId(MarketData.class));
             assertEquals(2, queue.types().typeId(BookUpdate.class));
@@ -62,7 +64,9 @@ class MixedStreamCliTest {
         QueueCliTest.Result check = run("check", "--dir", dir(), "--type", "mixed");
         assertEquals(1, check.code(), check.out() + check.err());
         assertTrue(check.out().startsWith("check failed: record 2 is a MarketData, expected a BookUpdate"), check.out());
-        QueueCliTest.Result single = run("check", "--dir", dir());
+        QueueCliTest.Result byFile = run("check", "--dir", dir());
+        assertEquals(1, byFile.code(), "checked as the mixed stream its file says it is: " + byFile.out());
+        QueueCliTest.Result single = run("check", "--dir", dir(), "--type", "marketdata");
         assertEquals(2, single.code());
         assertTrue(single.err().contains("holds message types 1=MarketData(144 bytes), 2=BookUpdate("), single.err());
         assertEquals(0, run("produce", "--dir", tmp.resolve("single").toString(), "--count", "3").code());

@@ -1,53 +1,46 @@
 package io.blit.replication.wire;
 
-import java.security.DigestException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.GeneralSecurityException;
+import javax.crypto.Mac;
+import javax.crypto.ShortBufferException;
+import javax.crypto.spec.SecretKeySpec;
 import org.agrona.DirectBuffer;
 
 /**
- * HMAC-SHA256 (RFC 2104) under one key, computed with a {@link MessageDigest} into caller-owned arrays: verifying a
- * message allocates nothing, so a flood of forged requests costs the receiver hashing time and no garbage. The key
- * pads are kept; each MAC hashes one extra block per pad.
+ * HMAC-SHA256 (RFC 2104) under one key: the JDK's {@link Mac} ({@code HmacSHA256}), computed into arrays this
+ * instance owns, so that verifying a message allocates nothing and a flood of forged requests costs the receiver
+ * hashing time and no garbage. Tags are compared in constant time.
  *
  * <p>Not thread-safe: one instance per thread.
  */
 public final class HmacSha256 {
     /** Bytes of a full HMAC-SHA256. */
     public static final int LENGTH = 32;
-    private static final int BLOCK = 64;
 
-    private final MessageDigest digest;
-    private final byte[] innerPad = new byte[BLOCK];
-    private final byte[] outerPad = new byte[BLOCK];
-    private final byte[] inner = new byte[LENGTH];
+    private final Mac mac;
     private final byte[] result = new byte[LENGTH];
     private final byte[] scratch = new byte[4096];
 
-    /** An HMAC under {@code key} (any length; a key longer than 64 bytes is hashed first, as RFC 2104 says). */
+    /** An HMAC under {@code key} (any length, as RFC 2104 allows; an empty key too). */
     public HmacSha256(byte[] key) {
         try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available in this JDK", e);
-        }
-        byte[] k = key.length > BLOCK ? digest.digest(key) : key;
-        for (int i = 0; i < BLOCK; i++) {
-            byte b = i < k.length ? k[i] : 0;
-            innerPad[i] = (byte) (b ^ 0x36);
-            outerPad[i] = (byte) (b ^ 0x5c);
+            mac = Mac.getInstance("HmacSHA256");
+            // SecretKeySpec refuses an empty key; an HMAC under the empty key is the one under a single 0 byte
+            // (RFC 2104 pads the key with zeros to the block size), which is what an HKDF salt of no bytes gives
+            mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
         }
     }
 
     /** Starts a MAC; feed it with {@link #update} and end it with {@link #finish}. */
     public HmacSha256 start() {
-        digest.reset();
-        digest.update(innerPad);
+        mac.reset();
         return this;
     }
 
     public HmacSha256 update(byte[] bytes, int offset, int length) {
-        digest.update(bytes, offset, length);
+        mac.update(bytes, offset, length);
         return this;
     }
 
@@ -55,13 +48,13 @@ public final class HmacSha256 {
     public HmacSha256 update(DirectBuffer buffer, int offset, int length) {
         byte[] array = buffer.byteArray();
         if (array != null) {
-            digest.update(array, (int) (buffer.wrapAdjustment() + offset), length);
+            mac.update(array, (int) (buffer.wrapAdjustment() + offset), length);
             return this;
         }
         for (int at = 0; at < length; at += scratch.length) {
             int n = Math.min(scratch.length, length - at);
             buffer.getBytes(offset + at, scratch, 0, n);
-            digest.update(scratch, 0, n);
+            mac.update(scratch, 0, n);
         }
         return this;
     }
@@ -69,11 +62,8 @@ public final class HmacSha256 {
     /** Ends the MAC; it lies in the returned array (owned by this instance, valid until the next MAC). */
     public byte[] finish() {
         try {
-            digest.digest(inner, 0, LENGTH);
-            digest.update(outerPad);
-            digest.update(inner);
-            digest.digest(result, 0, LENGTH);
-        } catch (DigestException e) {
+            mac.doFinal(result, 0);
+        } catch (ShortBufferException e) {
             throw new IllegalStateException(e);
         }
         return result;
@@ -96,12 +86,17 @@ public final class HmacSha256 {
     /**
      * Whether the {@code tagLength} bytes of {@code buffer} at {@code tagOffset} are the first bytes of the MAC of
      * {@code length} bytes from {@code offset}, compared in constant time.
+     *
+     * @throws IllegalArgumentException if {@code tagLength} is not in [1, {@value #LENGTH}]
      */
     public boolean verify(DirectBuffer buffer, int offset, int length, int tagOffset, int tagLength) {
-        byte[] mac = mac(buffer, offset, length);
-        int difference = 0;
+        if (tagLength < 1 || tagLength > LENGTH) {
+            throw new IllegalArgumentException("tag length " + tagLength + " outside [1, " + LENGTH + "]");
+        }
+        byte[] computed = mac(buffer, offset, length);
+        int difference = 0; // every byte compared, whatever differs: the time tells nothing of where
         for (int i = 0; i < tagLength; i++) {
-            difference |= mac[i] ^ buffer.getByte(tagOffset + i);
+            difference |= computed[i] ^ buffer.getByte(tagOffset + i);
         }
         return difference == 0;
     }

@@ -1,9 +1,15 @@
 package io.blit.replication.wire;
 
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.spec.AlgorithmParameterSpec;
+import javax.crypto.KDF;
+import javax.crypto.spec.HKDFParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The keys of the protocol, all derived from the shared secret with HKDF-SHA256 (RFC 5869): the secret itself never
+ * The keys of the protocol, all derived from the shared secret with HKDF-SHA256 (RFC 5869, the JDK's
+ * {@link KDF} {@code HKDF-SHA256}): the secret itself never
  * keys a MAC, and every purpose and direction has a key of its own, so that no message can be replayed as another
  * kind or reflected back to its sender.
  *
@@ -44,14 +50,27 @@ public final class Keys {
         return new byte[][] {expand(prk, "v3 source to replica"), expand(prk, "v3 replica to source")};
     }
 
-    /** HKDF-Extract: HMAC(salt, input keying material). */
+    /** HKDF-Extract (RFC 5869): the pseudorandom key of {@code ikm} under {@code salt}, by the JDK's {@link KDF}. */
     static byte[] extract(byte[] salt, byte[] ikm) {
-        return new HmacSha256(salt).macOf(ikm);
+        return derive(HKDFParameterSpec.ofExtract().addSalt(salt).addIKM(ikm).extractOnly());
     }
 
-    /** HKDF-Expand to one block (32 bytes): HMAC(prk, info || 0x01). */
+    /** HKDF-Expand (RFC 5869) of {@code prk} with {@code info} to {@value #LENGTH} bytes, by the JDK's {@link KDF}. */
     static byte[] expand(byte[] prk, String info) {
-        return new HmacSha256(prk).macOf(ascii(info), new byte[] {1});
+        return expand(prk, ascii(info));
+    }
+
+    /** HKDF-Expand of {@code prk} with {@code info} bytes to {@value #LENGTH} bytes. */
+    static byte[] expand(byte[] prk, byte[] info) {
+        return derive(HKDFParameterSpec.expandOnly(new SecretKeySpec(prk, "HKDF-PRK"), info, LENGTH));
+    }
+
+    private static byte[] derive(AlgorithmParameterSpec spec) {
+        try {
+            return KDF.getInstance("HKDF-SHA256").deriveData(spec);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HKDF-SHA256 is not available in this JDK", e);
+        }
     }
 
     private static byte[] ascii(String text) {

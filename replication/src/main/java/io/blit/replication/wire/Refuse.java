@@ -38,7 +38,28 @@ public final class Refuse {
         return reason >= 0 && reason <= MAX_REASON && length == Session.BODY_AT + reason + Sealer.TAG;
     }
 
+    /**
+     * The refusal's reason, as text safe to print: it comes from the peer, so control characters (escape sequences
+     * that could rewrite a terminal, line breaks that could forge log lines) are shown escaped: a backslash, {@code u}
+     * and the character's four hex digits; a backslash is doubled.
+     */
     public static String reason(DirectBuffer buffer) {
-        return buffer.getStringWithoutLengthUtf8(Session.BODY_AT, Session.aux(buffer));
+        return printable(buffer.getStringWithoutLengthUtf8(Session.BODY_AT, Session.aux(buffer)));
+    }
+
+    /** {@code text} with every ISO control character escaped (backslash, u, four hex digits), every backslash doubled. */
+    static String printable(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\') {
+                out.append("\\\\");
+            } else if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 }

@@ -1,0 +1,63 @@
+package io.blit.replication.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The keys and MACs come from the JDK ({@code KDF} HKDF-SHA256, {@code Mac} HmacSHA256) and give the protocol's bytes:
+ * RFC 5869's and RFC 4231's vectors, and the protocol's keys for a fixed secret and nonces as the wire has always
+ * derived them (computed independently: HKDF-Extract = HMAC(salt, secret), HKDF-Expand of one block =
+ * HMAC(prk, info || 0x01)).
+ */
+class KeysTest {
+    private static final HexFormat HEX = HexFormat.of();
+
+    @Test
+    void hkdfGivesRfc5869TestCaseOne() {
+        byte[] ikm = HEX.parseHex("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b");
+        byte[] salt = HEX.parseHex("000102030405060708090a0b0c");
+        byte[] prk = Keys.extract(salt, ikm);
+        assertEquals("077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5", HEX.formatHex(prk));
+        byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
+        // the first 32 of the RFC's 42 output bytes (one block, what the protocol uses)
+        assertEquals("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf",
+                HEX.formatHex(Keys.expand(prk, info)));
+    }
+
+    @Test
+    void theProtocolsKeysAreTheSameBytesAsBefore() {
+        byte[] secret = new byte[32];
+        for (int i = 0; i < secret.length; i++) {
+            secret[i] = (byte) i;
+        }
+        assertEquals("3439fb19166ab4fa0f2234b3248dfaec6a6787938627a09c2c308c78e3bca534",
+                HEX.formatHex(Keys.subscribeKey(secret)));
+        assertEquals("c316e56e204a0ab61481b6a24239c7dddf21b2dbb0cebd4cae163e591c48deb3",
+                HEX.formatHex(Keys.challengeKey(secret)));
+        byte[] replicaNonce = HEX.parseHex("a5".repeat(16));
+        byte[] sourceNonce = HEX.parseHex("5a".repeat(16));
+        byte[][] session = Keys.session(secret, replicaNonce, sourceNonce);
+        assertEquals("816167517a8a31cb7e11e4acdeb514bc2809763a3842e1cf31042ac170f1156a", HEX.formatHex(session[0]));
+        assertEquals("1ddca575c5021170b54b483e56cd3e379e5708e52f661fdb95726fb452540d70", HEX.formatHex(session[1]));
+    }
+
+    @Test
+    void hmacGivesRfc4231TestCaseTwoAndVerifiesInPlace() {
+        HmacSha256 mac = new HmacSha256("Jefe".getBytes(StandardCharsets.US_ASCII));
+        byte[] data = "what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII);
+        String expected = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843";
+        assertEquals(expected, HEX.formatHex(mac.macOf(data)));
+        UnsafeBuffer signed = new UnsafeBuffer(new byte[data.length + HmacSha256.LENGTH]);
+        signed.putBytes(0, data);
+        signed.putBytes(data.length, HEX.parseHex(expected));
+        assertTrue(mac.verify(signed, 0, data.length, data.length, HmacSha256.LENGTH));
+        signed.putByte(data.length + 31, (byte) (signed.getByte(data.length + 31) ^ 1));
+        assertFalse(mac.verify(signed, 0, data.length, data.length, HmacSha256.LENGTH), "one bit of the tag changed");
+    }
+}
