@@ -4,22 +4,28 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * The file that holds a replication secret, the same on the source and on every replica. Its bytes, as they are (a
  * trailing newline included), are the secret: at least {@value #MIN_BYTES} and at most {@value #MAX_BYTES} of them,
- * in a file that neither group nor others may read or write (mode {@code 0600} or {@code 0400}). {@link #create}
+ * in a regular file of this process's user that neither group nor others may read or write (mode {@code 0600} or
+ * {@code 0400}), named itself (a symbolic link is refused, not followed), opened once. {@link #create}
  * writes a new one. On a file system without POSIX permissions (Windows) the mode is not checked or set: protect the
  * file with its access control list. Stateless; thread-safe.
  */
@@ -40,25 +46,25 @@ public final class SecretFile {
      * {@return the secret in {@code file}: its bytes as they are}
      *
      * @param file the secret file, which neither group nor others may read or write
-     * @throws IllegalArgumentException naming the file and the problem: group or others may read or write it, it
-     *                                  holds fewer than {@value #MIN_BYTES} or more than {@value #MAX_BYTES} bytes
+     * @throws IllegalArgumentException naming the file and the problem: group or others may read or write it, it is a
+     *                                  symbolic link, a directory or not a regular file, another user owns it, it
+     *                                  was replaced while read, it holds fewer than {@value #MIN_BYTES} or more than
+     *                                  {@value #MAX_BYTES} bytes
      * @throws UncheckedIOException     if it cannot be read
      */
     public static byte[] read(Path file) {
         try {
-            PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class);
-            if (view != null) {
-                Set<PosixFilePermission> permissions = view.readAttributes().permissions();
-                if (permissions.stream().anyMatch(OTHERS_ACCESS::contains)) {
-                    throw new IllegalArgumentException("the secret file " + file + " has mode "
-                            + PosixFilePermissions.toString(permissions)
-                            + ": group or others may read or write it; make it the owner's only (chmod 600 " + file
-                            + ") and, since others could read it, consider the secret known and make a new one");
-                }
-            }
+            PosixFileAttributes before = checkedAttributes(file);
             byte[] secret;
-            try (InputStream in = Files.newInputStream(file)) {
+            // opened once, without following a link (O_NOFOLLOW): a link swapped in after the check is refused
+            try (SeekableByteChannel channel = Files.newByteChannel(file, Set.of(StandardOpenOption.READ,
+                    LinkOption.NOFOLLOW_LINKS)); InputStream in = Channels.newInputStream(channel)) {
                 secret = in.readNBytes(MAX_BYTES + 1);
+            }
+            PosixFileAttributes after = checkedAttributes(file);
+            if (before != null && after != null && !Objects.equals(before.fileKey(), after.fileKey())) {
+                throw new IllegalArgumentException("the secret file " + file + " was replaced while it was read:"
+                        + " read it again, and find out who can write its directory");
             }
             if (secret.length < MIN_BYTES) {
                 throw new IllegalArgumentException("the secret file " + file + " holds " + secret.length
@@ -70,9 +76,52 @@ public final class SecretFile {
                         + " bytes: not a secret file");
             }
             return secret;
+        } catch (FileSystemException e) {
+            if (Files.isSymbolicLink(file)) {
+                throw notAFile(file, "a symbolic link");
+            }
+            throw new UncheckedIOException("cannot read the secret file " + file, e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the secret file " + file, e);
         }
+    }
+
+    /**
+     * The file's own attributes (links not followed), checked: a regular file, owned by this process's user, that
+     * neither group nor others may read or write; null where the file system has no POSIX attributes.
+     */
+    private static PosixFileAttributes checkedAttributes(Path file) throws IOException {
+        PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (view == null) {
+            return null;
+        }
+        PosixFileAttributes attributes = view.readAttributes();
+        if (attributes.isSymbolicLink()) {
+            throw notAFile(file, "a symbolic link");
+        }
+        if (!attributes.isRegularFile()) {
+            throw notAFile(file, attributes.isDirectory() ? "a directory" : "not a regular file");
+        }
+        String user = System.getProperty("user.name");
+        if (!attributes.owner().getName().equals(user)) {
+            throw new IllegalArgumentException("the secret file " + file + " is owned by " + attributes.owner().getName()
+                    + ", not by " + user + " who runs this process: a secret file is its user's own (chown it, or "
+                    + "write a new one with replicate keygen)");
+        }
+        Set<PosixFilePermission> permissions = attributes.permissions();
+        if (permissions.stream().anyMatch(OTHERS_ACCESS::contains)) {
+            throw new IllegalArgumentException("the secret file " + file + " has mode "
+                    + PosixFilePermissions.toString(permissions)
+                    + ": group or others may read or write it; make it the owner's only (chmod 600 " + file
+                    + ") and, since others could read it, consider the secret known and make a new one");
+        }
+        return attributes;
+    }
+
+    private static IllegalArgumentException notAFile(Path file, String what) {
+        return new IllegalArgumentException("the secret file " + file + " is " + what + ": name the file itself (links"
+                + " are not followed, so that nobody can point the secret at another file)");
     }
 
     /**

@@ -59,6 +59,29 @@ class SecretFileTest {
     }
 
     @Test
+    void refusesASymbolicLinkADirectoryAndAnotherUsersFile() throws IOException {
+        Path target = file("target", bytes(32, 6), "rw-------");
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), target);
+        IllegalArgumentException viaLink = assertThrows(IllegalArgumentException.class, () -> SecretFile.read(link));
+        assertTrue(viaLink.getMessage().contains(link + " is a symbolic link"), viaLink.getMessage());
+
+        Path directory = Files.createDirectory(tmp.resolve("dir"));
+        IllegalArgumentException dir = assertThrows(IllegalArgumentException.class, () -> SecretFile.read(directory));
+        assertTrue(dir.getMessage().contains(directory + " is a directory"), dir.getMessage());
+
+        Path foreign = file("foreign", bytes(32, 7), "rw-------");
+        try {
+            Files.setOwner(foreign, foreign.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        } catch (IOException notRoot) {
+            System.err.println("SecretFileTest: another user's file not tried (changing a file's owner needs root): "
+                    + notRoot);
+            org.junit.jupiter.api.Assumptions.abort("changing a file's owner needs root");
+        }
+        IllegalArgumentException owned = assertThrows(IllegalArgumentException.class, () -> SecretFile.read(foreign));
+        assertTrue(owned.getMessage().contains("is owned by nobody"), owned.getMessage());
+    }
+
+    @Test
     void aMissingFileIsAnIoErrorNamingIt() {
         Path file = tmp.resolve("absent");
         UncheckedIOException missing = assertThrows(UncheckedIOException.class, () -> SecretFile.read(file));
