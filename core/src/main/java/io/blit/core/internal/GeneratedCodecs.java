@@ -77,7 +77,23 @@ public final class GeneratedCodecs {
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
     public static BlockCodec generate(BlockLayout layout) throws IllegalAccessException {
-        BlockCodec generated = generate(layout, true);
+        return generateCodec(layout, false);
+    }
+
+    /**
+     * A generated codec for {@code layout} whose checked methods use the sliced form where the class has no
+     * more than {@value #WORD_LOOP_ABOVE_FIELDS} fields (the {@code GENERATED_FFM} engine's codec).
+     *
+     * @throws IllegalAccessException if the fields' packages are not open to this module
+     */
+    public static BlockCodec generateSliced(BlockLayout layout) throws IllegalAccessException {
+        return generateCodec(layout, true);
+    }
+
+    /** Checked methods in the sliced form ({@link SegmentAccess}) if {@code sliced} and the class is narrow enough. */
+    private static BlockCodec generateCodec(BlockLayout layout, boolean sliced) throws IllegalAccessException {
+        boolean slice = sliced && layout.fields().size() <= WORD_LOOP_ABOVE_FIELDS;
+        BlockCodec generated = (BlockCodec) define(layout, true, "BlitCodec", (self, access) -> classBytes(self, layout, access, slice));
         if (generatesByAddress(layout)) {
             return generated;
         }
@@ -99,7 +115,7 @@ public final class GeneratedCodecs {
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
     public static BlockCodec generate(BlockLayout layout, boolean allowDirect) throws IllegalAccessException {
-        return (BlockCodec) define(layout, allowDirect, "BlitCodec", (self, access) -> classBytes(self, layout, access));
+        return (BlockCodec) define(layout, allowDirect, "BlitCodec", (self, access) -> classBytes(self, layout, access, false));
     }
 
     /** Builds the bytes of a hidden class named {@code self} whose generated code reaches fields through {@code access}. */
@@ -187,7 +203,7 @@ public final class GeneratedCodecs {
         return List.copyOf(getters);
     }
 
-    private static byte[] classBytes(ClassDesc self, BlockLayout layout, FieldAccess access) {
+    private static byte[] classBytes(ClassDesc self, BlockLayout layout, FieldAccess access, boolean sliced) {
         int chunks = (layout.fields().size() + FIELDS_PER_CHUNK - 1) / FIELDS_PER_CHUNK;
         return ClassFile.of().build(self, clb -> {
             clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
@@ -199,7 +215,7 @@ public final class GeneratedCodecs {
             clb.withMethodBody("writeRaw", WRITE_RAW, ClassFile.ACC_PUBLIC, cob -> callRawChunks(cob, self, "writeRaw", chunks, 1, 2));
             clb.withMethodBody("readRaw", READ_RAW, ClassFile.ACC_PUBLIC, cob -> callRawChunks(cob, self, "readRaw", chunks, 3, 1));
             for (int c = 0; c < chunks; c++) {
-                addChunks(clb, layout, access, c);
+                addChunks(clb, layout, access, c, sliced);
             }
         });
     }
@@ -218,15 +234,15 @@ public final class GeneratedCodecs {
         cob.return_();
     }
 
-    private static void addChunks(ClassBuilder clb, BlockLayout layout, FieldAccess access, int chunk) {
+    private static void addChunks(ClassBuilder clb, BlockLayout layout, FieldAccess access, int chunk, boolean sliced) {
         int from = chunk * FIELDS_PER_CHUNK;
         int to = Math.min(layout.fields().size(), from + FIELDS_PER_CHUNK);
         int flags = ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC;
-        clb.withMethodBody("write" + chunk, CHUNK, flags, cob -> writeChunk(cob, layout, access, from, to));
+        clb.withMethodBody("write" + chunk, CHUNK, flags, cob -> writeChunk(cob, layout, access, from, to, sliced));
         int[] offsets = ReadChunks.ownOffsets(layout.fields(), layout.start());
-        clb.withMethodBody("read" + chunk, CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, false));
+        clb.withMethodBody("read" + chunk, CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, false, sliced));
         clb.withMethodBody("writeRaw" + chunk, RAW_CHUNK, flags, cob -> writeRawChunk(cob, layout, access, from, to));
-        clb.withMethodBody("readRaw" + chunk, RAW_CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, true));
+        clb.withMethodBody("readRaw" + chunk, RAW_CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, true, false));
     }
 
     /** Writes fields [from, to) and zeros for their padding to the address in locals 1-2. */
@@ -248,25 +264,36 @@ public final class GeneratedCodecs {
         cob.return_();
     }
 
-    /** Writes fields [from, to), and zeros for the padding after each. */
-    private static void writeChunk(CodeBuilder cob, BlockLayout layout, FieldAccess access, int from, int to) {
+    /** Writes fields [from, to), and zeros for the padding after each (per access, or through a slice of the block). */
+    private static void writeChunk(CodeBuilder cob, BlockLayout layout, FieldAccess access, int from, int to, boolean sliced) {
         List<FieldSlot> fields = layout.fields();
         access.prologue(cob);
+        if (sliced) {
+            SegmentAccess.sliceBlock(cob, layout.length());
+        }
         SegmentAccess.storeLayouts(cob, layout, from, to);
         for (int i = from; i < to; i++) {
             FieldSlot field = fields.get(i);
             SegmentAccess segment = SegmentAccess.of(field.type());
-            segment.pushSegmentLayoutAndOffset(cob, field.offset() - layout.start());
+            push(segment, cob, field.offset() - layout.start(), sliced);
             access.load(cob, i);
             segment.set(cob);
             int paddingEnd = i + 1 < fields.size() ? fields.get(i + 1).offset() : field.end();
             SegmentAccess zero = SegmentAccess.of(FieldType.BYTE);
             for (int pad = field.end(); pad < paddingEnd; pad++) {
-                zero.pushSegmentLayoutAndOffset(cob, pad - layout.start());
+                push(zero, cob, pad - layout.start(), sliced);
                 cob.iconst_0();
                 zero.set(cob);
             }
         }
         cob.return_();
+    }
+
+    private static void push(SegmentAccess access, CodeBuilder cob, int delta, boolean sliced) {
+        if (sliced) {
+            access.pushSliceLayoutAndOffset(cob, delta);
+        } else {
+            access.pushSegmentLayoutAndOffset(cob, delta);
+        }
     }
 }
