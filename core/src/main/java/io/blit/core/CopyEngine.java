@@ -32,8 +32,8 @@ public enum CopyEngine {
      * verifier's offsets then come from its layout model unless the JVM runs with
      * {@code --sun-misc-unsafe-memory-access=allow}). Each copy first takes a slice of exactly the block
      * ({@code asSlice}) and accesses it at constant offsets, so that C2 folds the bounds checks and shares
-     * the other checks between fields (classes of up to 64 fields; wider ones access the segment per field);
-     * interpreted or C1-compiled code allocates that slice per copy. The default when Unsafe memory access is
+     * the other checks between fields; interpreted or C1-compiled code allocates that slice (per 24 fields)
+     * per copy. The default when Unsafe memory access is
      * denied, or with {@code -Dio.blit.core.engine=GENERATED_FFM}; selectable anywhere. Slower than
      * {@link #GENERATED} on segments confined to the calling thread (confined arenas, files mapped with
      * one), where that engine checks once and then stores by address (docs/copy-engine.md). Needs private

@@ -90,8 +90,8 @@ public final class GeneratedCodecs {
     }
 
     /**
-     * A generated codec for {@code layout} whose checked methods use the sliced form where the class has no
-     * more than {@value #WORD_LOOP_ABOVE_FIELDS} fields (the {@code GENERATED_FFM} engine's codec).
+     * A generated codec for {@code layout} whose checked methods use the sliced form ({@link SegmentAccess}):
+     * the {@code GENERATED_FFM} engine's codec.
      *
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
@@ -99,10 +99,9 @@ public final class GeneratedCodecs {
         return generateCodec(layout, true);
     }
 
-    /** Checked methods in the sliced form ({@link SegmentAccess}) if {@code sliced} and the class is narrow enough. */
+    /** Checked methods in the sliced form ({@link SegmentAccess}) if {@code sliced}, per access otherwise. */
     private static BlockCodec generateCodec(BlockLayout layout, boolean sliced) throws IllegalAccessException {
-        boolean slice = sliced;
-        BlockCodec generated = (BlockCodec) define(layout, true, "BlitCodec", (self, access) -> classBytes(self, layout, access, slice));
+        BlockCodec generated = (BlockCodec) define(layout, true, "BlitCodec", (self, access) -> classBytes(self, layout, access, sliced));
         if (generatesByAddress(layout)) {
             return generated;
         }

@@ -19,12 +19,13 @@ import java.util.Set;
  *
  * <p>Chunk methods that use the segment accessors come in two forms. The per-access form calls
  * {@code segment.get(layout, offset + k)}, so every access compares its own {@code offset + k} with the
- * segment's size, and allocates nothing in any tier. The sliced form (the {@code GENERATED_FFM} engine's,
- * for classes of up to 64 fields) first replaces the segment in local 1 by a slice of exactly the block
+ * segment's size, and allocates nothing in any tier. The sliced form (the {@code GENERATED_FFM} engine's)
+ * first replaces the segment in local 1 by a slice of exactly the block
  * ({@link #sliceBlock}: {@code segment.asSlice(offset, length)}, one bounds check), then accesses it at
  * constant offsets: C2 folds each access's bounds check against the constant slice length, removes the
  * slice object (escape analysis) and shares the remaining checks (read-only, owner thread, liveness)
- * between accesses; interpreted or C1-compiled code allocates the slice (40 bytes) per chunk call
+ * between accesses; interpreted or C1-compiled code allocates the slice (40 bytes) per chunk call, and so
+ * did C2 code for a 512-field class on a mapped segment in some runs
  * (docs/copy-engine.md, "The FFM engine"). Locals: 1 segment (then the slice), 2-3 offset, and from
  * {@link #FIRST_LAYOUT_SLOT} one {@code ValueLayout} per type, loaded once per chunk so that each access
  * costs two bytes of bytecode instead of a {@code getstatic}'s three: a chunk of MarketData's 18 fields
