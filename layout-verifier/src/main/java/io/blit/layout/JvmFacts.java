@@ -91,7 +91,8 @@ public record JvmFacts(int objectHeaderSize,
         }
 
         private static JvmFacts measure() {
-            boolean measurable = UnsafeAccess.memoryAccessAllowed();
+            // Quietly measurable only under `allow`; otherwise the flags say the same without a warning.
+            boolean measurable = UnsafeAccess.allowedQuietly() || (!HotSpotFlags.available() && UnsafeAccess.memoryAccessAllowed());
             if (!measurable && !HotSpotFlags.available()) {
                 throw new UnsupportedOperationException("sun.misc.Unsafe memory access is denied and this JVM ("
                         + System.getProperty("java.vm.name") + ") does not disclose HotSpot's layout flags:"
