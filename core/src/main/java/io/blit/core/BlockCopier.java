@@ -68,8 +68,7 @@ public final class BlockCopier<T> {
      * The copier of {@code type}, verified on first use and cached for the life of the class. It uses
      * {@link CopyEngine#GENERATED} when Blit has private access to the class's fields, else
      * {@link CopyEngine#WORD_LOOP}; on a JVM that denies {@code sun.misc.Unsafe} memory access
-     * ({@code --sun-misc-unsafe-memory-access=deny}), or with {@code -Dio.blit.core.engine=GENERATED_FFM},
-     * {@link CopyEngine#GENERATED_FFM}. {@link #engine()}
+     * ({@code --sun-misc-unsafe-memory-access=deny}) {@link CopyEngine#GENERATED_FFM}. {@link #engine()}
      * says which.
      *
      * @param <T>  the class

@@ -8,10 +8,7 @@ package io.blit.core;
  * <p>{@link #GENERATED} and {@link #WORD_LOOP} use {@code sun.misc.Unsafe} memory access; on a JVM
  * started with {@code --sun-misc-unsafe-memory-access=deny} asking for them throws
  * {@link UnsupportedOperationException}, and {@link BlockCopier#of(Class)} picks
- * {@link #GENERATED_FFM}, which uses none. The system property {@code io.blit.core.engine}
- * ({@code GENERATED} or {@code GENERATED_FFM}, read once) chooses the default engine of
- * {@link BlockCopier#of(Class)} and {@link TriviallyCopyable}; with {@code GENERATED_FFM} a JVM started
- * without {@code --sun-misc-unsafe-memory-access} copies without printing the JDK's Unsafe warning.
+ * {@link #GENERATED_FFM}, which uses none.
  */
 public enum CopyEngine {
     /**
@@ -27,17 +24,12 @@ public enum CopyEngine {
     GENERATED,
 
     /**
-     * Generated per-class field code like {@link #GENERATED}'s, with every segment access, on every kind of
-     * segment, through the checked {@code MemorySegment} accessors: no {@code sun.misc.Unsafe} anywhere (the
-     * verifier's offsets then come from its layout model unless the JVM runs with
-     * {@code --sun-misc-unsafe-memory-access=allow}). Each copy first takes a slice of exactly the block
-     * ({@code asSlice}) and accesses it at constant offsets, so that C2 folds the bounds checks and shares
-     * the other checks between fields; interpreted or C1-compiled code allocates that slice (per 24 fields)
-     * per copy. The default when Unsafe memory access is
-     * denied, or with {@code -Dio.blit.core.engine=GENERATED_FFM}; selectable anywhere. Slower than
-     * {@link #GENERATED} on segments confined to the calling thread (confined arenas, files mapped with
-     * one), where that engine checks once and then stores by address (docs/copy-engine.md). Needs private
-     * access to the class, as {@link #GENERATED}.
+     * The same generated per-class field code as {@link #GENERATED}, with every segment access, on every
+     * kind of segment, through the checked {@code MemorySegment} accessors: no {@code sun.misc.Unsafe}
+     * anywhere (also the verifier's offsets come from its layout model then). The default when Unsafe
+     * memory access is denied; selectable anywhere, e.g. to keep Unsafe out of a process. Slower than
+     * {@link #GENERATED} only on segments confined to the calling thread, where that engine checks once
+     * instead of per access. Needs private access to the class, as {@link #GENERATED}.
      */
     GENERATED_FFM,
 

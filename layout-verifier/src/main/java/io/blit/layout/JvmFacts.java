@@ -91,8 +91,7 @@ public record JvmFacts(int objectHeaderSize,
         }
 
         private static JvmFacts measure() {
-            // Quietly measurable only under `allow`; otherwise the flags say the same without a warning.
-            boolean measurable = UnsafeAccess.allowedQuietly() || (!HotSpotFlags.available() && UnsafeAccess.memoryAccessAllowed());
+            boolean measurable = UnsafeAccess.memoryAccessAllowed();
             if (!measurable && !HotSpotFlags.available()) {
                 throw new UnsupportedOperationException("sun.misc.Unsafe memory access is denied and this JVM ("
                         + System.getProperty("java.vm.name") + ") does not disclose HotSpot's layout flags:"

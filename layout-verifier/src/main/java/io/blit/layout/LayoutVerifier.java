@@ -25,14 +25,10 @@ import java.util.Objects;
  * Static fields are ignored. Field modifiers such as {@code volatile} or {@code transient} make no
  * difference: the block holds every instance field.
  *
- * <p>Offsets are the running JVM's own ({@code Unsafe.objectFieldOffset}) where the JVM runs with
- * {@code --sun-misc-unsafe-memory-access=allow}, the one mode in which that call is quiet. Otherwise (no
- * flag, {@code warn} or {@code deny}), where no supported API discloses them without a warning, they
- * come from {@code HotSpotLayoutModel}, a model of HotSpot's layout algorithm that the test suite checks
- * against the real offsets (same {@link BlockLayout}, same fingerprint), so that a first verification
- * prints nothing. Only a class the model cannot lay out (fields inherited from a JDK class, honoured
- * {@code @Contended}) falls back to {@code Unsafe} where it is not denied, and that call prints the JDK's
- * one-time warning.
+ * <p>Offsets are the running JVM's own ({@code Unsafe.objectFieldOffset}) where {@code sun.misc.Unsafe}
+ * memory access is allowed; under {@code --sun-misc-unsafe-memory-access=deny}, where no supported API
+ * discloses them, they come from {@code HotSpotLayoutModel}, a model of HotSpot's layout algorithm
+ * that the test suite checks against the real offsets (same {@link BlockLayout}, same fingerprint).
  * Either way they are computed once per class and cached for the life of the class
  * ({@link ClassValue}); later calls do no reflection.
  *
@@ -86,33 +82,12 @@ public final class LayoutVerifier {
         return VERDICTS.get(Objects.requireNonNull(type, "type")) instanceof BlockLayout;
     }
 
-    /**
-     * Real offsets under {@code allow}; otherwise the model's, and the real ones only where the model cannot
-     * lay the class out and Unsafe is not denied (that first call warns under {@code warn}).
-     */
     private static BlockLayout measure(Class<?> type) {
-        if (UnsafeAccess.allowedQuietly()) {
-            return measure(type, null);
-        }
-        BlockLayout layout;
-        try {
-            layout = measure(type, HotSpotLayoutModel.instanceFieldOffsets(type));
-            rejectUnmodellableFields(type, layout.fields());
-        } catch (UnsupportedOperationException unmodellable) {
-            if (UnsafeAccess.memoryAccessAllowed()) {
-                return measure(type, null);
-            }
-            throw unmodellable;
-        }
-        return layout;
-    }
-
-    /** The layout with offsets from {@code modelled}, or from Unsafe where it is null. */
-    private static BlockLayout measure(Class<?> type, Map<Field, Integer> modelled) {
         rejectNonClasses(type);
         List<FieldSlot> fields = new ArrayList<>();
         List<String> faults = new ArrayList<>();
         Map<String, FieldSlot> byName = new HashMap<>();
+        Map<Field, Integer> modelled = UnsafeAccess.memoryAccessAllowed() ? null : HotSpotLayoutModel.instanceFieldOffsets(type);
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {
                 if (Modifier.isStatic(field.getModifiers())) {
@@ -142,13 +117,16 @@ public final class LayoutVerifier {
         if (fields.isEmpty()) {
             throw Rejections.noFields(type);
         }
+        if (modelled != null) {
+            rejectUnmodellableFields(type, fields);
+        }
         return BlockLayout.of(type, fields, JvmFacts.current());
     }
 
     /**
-     * Where offsets come from {@code HotSpotLayoutModel}, which cannot see the fields HotSpot injects into
-     * some JDK classes nor their {@code @Contended} annotations, a block that includes a JDK class's fields
-     * is not guessed.
+     * Under {@code deny}, offsets come from {@code HotSpotLayoutModel}, which cannot see the fields
+     * HotSpot injects into some JDK classes nor their {@code @Contended} annotations: a block that
+     * includes a JDK class's fields is refused rather than guessed.
      */
     private static void rejectUnmodellableFields(Class<?> type, List<FieldSlot> fields) {
         for (FieldSlot field : fields) {

@@ -2,6 +2,7 @@ package io.blit.layout;
 
 import io.blit.layout.testkit.ForkedJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.layout.shapes.Shapes.MarketDataShape;
 import java.util.ArrayList;
@@ -10,12 +11,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the verifier behaves under each {@code --sun-misc-unsafe-memory-access} mode of JDK 24+
- * (JEP 498): its offsets come from {@code sun.misc.Unsafe.objectFieldOffset} under {@code allow}, the one
- * mode where that call is quiet, and from {@link HotSpotLayoutModel} in every other mode (no flag,
- * {@code warn}, {@code deny}), so that verification prints nothing in any of them; the fingerprint is the
- * same either way.
+ * (JEP 498): its offsets come from {@code sun.misc.Unsafe.objectFieldOffset} where that is allowed
+ * (the default mode warns once), and from {@link HotSpotLayoutModel} under {@code deny}.
  */
 class UnsafeWarningTest {
+    private static final String WARNING = "WARNING: A terminally deprecated method in sun.misc.Unsafe has been called";
+
     private static ForkedJvm.Result verifyInFreshJvm(String... unsafeOption) throws Exception {
         List<String> options = new ArrayList<>(ForkedJvm.currentXxFlags());
         options.addAll(List.of(unsafeOption));
@@ -35,11 +36,14 @@ class UnsafeWarningTest {
     }
 
     @Test
-    void defaultModeVerifiesWithTheModelSilently() throws Exception {
+    void defaultModeWarnsOnStderrOnceAndStillVerifies() throws Exception {
         ForkedJvm.Result result = verifyInFreshJvm();
         assertEquals(0, result.exitCode(), result.describe());
         assertEquals(expectedStdout(), result.stdout(), result.describe());
-        assertEquals("", result.stderr(), result.describe());
+        assertTrue(result.stderr().startsWith(WARNING), result.describe());
+        assertTrue(result.stderr().contains("sun.misc.Unsafe::objectFieldOffset has been called by " + io.blit.layout.internal.UnsafeAccess.class.getName()),
+                result.describe());
+        assertEquals(1, result.stderr().split(java.util.regex.Pattern.quote(WARNING), -1).length - 1, "warned once: " + result.describe());
     }
 
     @Test
@@ -47,7 +51,7 @@ class UnsafeWarningTest {
         ForkedJvm.Result result = verifyInFreshJvm("--sun-misc-unsafe-memory-access=warn");
         assertEquals(0, result.exitCode(), result.describe());
         assertEquals(expectedStdout(), result.stdout(), result.describe());
-        assertEquals("", result.stderr(), result.describe());
+        assertTrue(result.stderr().startsWith(WARNING), result.describe());
     }
 
     @Test

@@ -51,15 +51,6 @@ public final class GeneratedCodecs {
     static final int FIELDS_PER_CHUNK = 48;
 
     /**
-     * Fields per chunk of the checked methods ({@code write}/{@code read}, segment accessors): each accessor
-     * call is hundreds of C2 nodes while it is parsed, and a compilation stops inlining past a node budget
-     * (PrintInlining: {@code NodeCountInliningCutoff}), after which the remaining accessors of a 48-field
-     * chunk stay real calls (a 512-field block measured 1.3-2 µs instead of 0.13-0.3). 24 fields keep
-     * BookUpdate in one chunk and every accessor of a wide class's chunk inlined.
-     */
-    static final int CHECKED_FIELDS_PER_CHUNK = 24;
-
-    /**
      * Above this many fields the by-address copy uses the word loop instead of generated code: C1 gives
      * up on generated methods of hundreds of fields ("out of virtual registers"), which then run
      * interpreted until C2 compiles them seconds later (SizeSweepBenchmark, 512 fields).
@@ -86,22 +77,7 @@ public final class GeneratedCodecs {
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
     public static BlockCodec generate(BlockLayout layout) throws IllegalAccessException {
-        return generateCodec(layout, false);
-    }
-
-    /**
-     * A generated codec for {@code layout} whose checked methods use the sliced form ({@link SegmentAccess}):
-     * the {@code GENERATED_FFM} engine's codec.
-     *
-     * @throws IllegalAccessException if the fields' packages are not open to this module
-     */
-    public static BlockCodec generateSliced(BlockLayout layout) throws IllegalAccessException {
-        return generateCodec(layout, true);
-    }
-
-    /** Checked methods in the sliced form ({@link SegmentAccess}) if {@code sliced}, per access otherwise. */
-    private static BlockCodec generateCodec(BlockLayout layout, boolean sliced) throws IllegalAccessException {
-        BlockCodec generated = (BlockCodec) define(layout, true, "BlitCodec", (self, access) -> classBytes(self, layout, access, sliced));
+        BlockCodec generated = generate(layout, true);
         if (generatesByAddress(layout)) {
             return generated;
         }
@@ -123,7 +99,7 @@ public final class GeneratedCodecs {
      * @throws IllegalAccessException if the fields' packages are not open to this module
      */
     public static BlockCodec generate(BlockLayout layout, boolean allowDirect) throws IllegalAccessException {
-        return (BlockCodec) define(layout, allowDirect, "BlitCodec", (self, access) -> classBytes(self, layout, access, false));
+        return (BlockCodec) define(layout, allowDirect, "BlitCodec", (self, access) -> classBytes(self, layout, access));
     }
 
     /** Builds the bytes of a hidden class named {@code self} whose generated code reaches fields through {@code access}. */
@@ -211,23 +187,19 @@ public final class GeneratedCodecs {
         return List.copyOf(getters);
     }
 
-    private static byte[] classBytes(ClassDesc self, BlockLayout layout, FieldAccess access, boolean sliced) {
+    private static byte[] classBytes(ClassDesc self, BlockLayout layout, FieldAccess access) {
         int chunks = (layout.fields().size() + FIELDS_PER_CHUNK - 1) / FIELDS_PER_CHUNK;
-        int checkedChunks = (layout.fields().size() + CHECKED_FIELDS_PER_CHUNK - 1) / CHECKED_FIELDS_PER_CHUNK;
         return ClassFile.of().build(self, clb -> {
             clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC);
             clb.withInterfaceSymbols(CD_BLOCK_CODEC);
             clb.withMethodBody(INIT_NAME, MTD_void, ClassFile.ACC_PUBLIC,
                     cob -> cob.aload(0).invokespecial(CD_Object, INIT_NAME, MTD_void).return_());
-            clb.withMethodBody("write", WRITE, ClassFile.ACC_PUBLIC, cob -> callChunks(cob, self, "write", checkedChunks, 1, 2, 3));
-            clb.withMethodBody("read", READ, ClassFile.ACC_PUBLIC, cob -> callChunks(cob, self, "read", checkedChunks, 4, 1, 2));
+            clb.withMethodBody("write", WRITE, ClassFile.ACC_PUBLIC, cob -> callChunks(cob, self, "write", chunks, 1, 2, 3));
+            clb.withMethodBody("read", READ, ClassFile.ACC_PUBLIC, cob -> callChunks(cob, self, "read", chunks, 4, 1, 2));
             clb.withMethodBody("writeRaw", WRITE_RAW, ClassFile.ACC_PUBLIC, cob -> callRawChunks(cob, self, "writeRaw", chunks, 1, 2));
             clb.withMethodBody("readRaw", READ_RAW, ClassFile.ACC_PUBLIC, cob -> callRawChunks(cob, self, "readRaw", chunks, 3, 1));
-            for (int c = 0; c < checkedChunks; c++) {
-                addCheckedChunks(clb, layout, access, c, sliced);
-            }
             for (int c = 0; c < chunks; c++) {
-                addRawChunks(clb, layout, access, c);
+                addChunks(clb, layout, access, c);
             }
         });
     }
@@ -246,22 +218,15 @@ public final class GeneratedCodecs {
         cob.return_();
     }
 
-    private static void addCheckedChunks(ClassBuilder clb, BlockLayout layout, FieldAccess access, int chunk, boolean sliced) {
-        int from = chunk * CHECKED_FIELDS_PER_CHUNK;
-        int to = Math.min(layout.fields().size(), from + CHECKED_FIELDS_PER_CHUNK);
-        int flags = ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC;
-        clb.withMethodBody("write" + chunk, CHUNK, flags, cob -> writeChunk(cob, layout, access, from, to, sliced));
-        int[] offsets = ReadChunks.ownOffsets(layout.fields(), layout.start());
-        clb.withMethodBody("read" + chunk, CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, false, sliced));
-    }
-
-    private static void addRawChunks(ClassBuilder clb, BlockLayout layout, FieldAccess access, int chunk) {
+    private static void addChunks(ClassBuilder clb, BlockLayout layout, FieldAccess access, int chunk) {
         int from = chunk * FIELDS_PER_CHUNK;
         int to = Math.min(layout.fields().size(), from + FIELDS_PER_CHUNK);
         int flags = ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC;
+        clb.withMethodBody("write" + chunk, CHUNK, flags, cob -> writeChunk(cob, layout, access, from, to));
         int[] offsets = ReadChunks.ownOffsets(layout.fields(), layout.start());
+        clb.withMethodBody("read" + chunk, CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, false));
         clb.withMethodBody("writeRaw" + chunk, RAW_CHUNK, flags, cob -> writeRawChunk(cob, layout, access, from, to));
-        clb.withMethodBody("readRaw" + chunk, RAW_CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, true, false));
+        clb.withMethodBody("readRaw" + chunk, RAW_CHUNK, flags, cob -> ReadChunks.emit(cob, layout.fields(), offsets, false, access, from, to, true));
     }
 
     /** Writes fields [from, to) and zeros for their padding to the address in locals 1-2. */
@@ -283,36 +248,25 @@ public final class GeneratedCodecs {
         cob.return_();
     }
 
-    /** Writes fields [from, to), and zeros for the padding after each (per access, or through a slice of the block). */
-    private static void writeChunk(CodeBuilder cob, BlockLayout layout, FieldAccess access, int from, int to, boolean sliced) {
+    /** Writes fields [from, to), and zeros for the padding after each. */
+    private static void writeChunk(CodeBuilder cob, BlockLayout layout, FieldAccess access, int from, int to) {
         List<FieldSlot> fields = layout.fields();
         access.prologue(cob);
-        if (sliced) {
-            SegmentAccess.sliceBlock(cob, layout.length());
-        }
         SegmentAccess.storeLayouts(cob, layout, from, to);
         for (int i = from; i < to; i++) {
             FieldSlot field = fields.get(i);
             SegmentAccess segment = SegmentAccess.of(field.type());
-            push(segment, cob, field.offset() - layout.start(), sliced);
+            segment.pushSegmentLayoutAndOffset(cob, field.offset() - layout.start());
             access.load(cob, i);
             segment.set(cob);
             int paddingEnd = i + 1 < fields.size() ? fields.get(i + 1).offset() : field.end();
             SegmentAccess zero = SegmentAccess.of(FieldType.BYTE);
             for (int pad = field.end(); pad < paddingEnd; pad++) {
-                push(zero, cob, pad - layout.start(), sliced);
+                zero.pushSegmentLayoutAndOffset(cob, pad - layout.start());
                 cob.iconst_0();
                 zero.set(cob);
             }
         }
         cob.return_();
-    }
-
-    private static void push(SegmentAccess access, CodeBuilder cob, int delta, boolean sliced) {
-        if (sliced) {
-            access.pushSliceLayoutAndOffset(cob, delta);
-        } else {
-            access.pushSegmentLayoutAndOffset(cob, delta);
-        }
     }
 }

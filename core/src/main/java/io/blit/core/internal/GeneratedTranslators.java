@@ -108,9 +108,9 @@ public final class GeneratedTranslators {
                 int from = c * GeneratedCodecs.FIELDS_PER_CHUNK;
                 int to = Math.min(fields.size(), from + GeneratedCodecs.FIELDS_PER_CHUNK);
                 clb.withMethodBody("read" + c, GeneratedCodecs.CHUNK, flags,
-                        cob -> ReadChunks.emit(cob, fields, offsets, swap, access, from, to, false, false));
+                        cob -> ReadChunks.emit(cob, fields, offsets, swap, access, from, to, false));
                 clb.withMethodBody("readRaw" + c, GeneratedCodecs.RAW_CHUNK, flags,
-                        cob -> ReadChunks.emit(cob, fields, offsets, swap, access, from, to, true, false));
+                        cob -> ReadChunks.emit(cob, fields, offsets, swap, access, from, to, true));
             }
         });
     }

@@ -30,26 +30,18 @@ final class ReadChunks {
     }
 
     /**
-     * Reads fields [from, to): from the segment in local 1 at the offset in locals 2-3 (per access, or
-     * {@code sliced}: through a slice of the block, {@link SegmentAccess#sliceBlock}), or ({@code raw}) from
-     * the address in locals 1-2. Each source read happens before its field store.
+     * Reads fields [from, to): from the segment in local 1 at the offset in locals 2-3, or ({@code raw})
+     * from the address in locals 1-2. Each source read happens before its field store.
      */
     static void emit(CodeBuilder cob, List<FieldSlot> fields, int[] offsets, boolean swap, FieldAccess access,
-                     int from, int to, boolean raw, boolean sliced) {
+                     int from, int to, boolean raw) {
         access.prologue(cob);
         if (!raw) {
             EnumSet<FieldType> used = EnumSet.noneOf(FieldType.class);
-            int end = 0;
             for (int i = from; i < to; i++) {
                 if (offsets[i] >= 0) {
-                    FieldType source = sourceType(fields.get(i).type(), swap);
-                    used.add(source);
-                    end = Math.max(end, offsets[i] + source.size());
+                    used.add(sourceType(fields.get(i).type(), swap));
                 }
-            }
-            if (sliced) {
-                // The slice ends at the last byte this chunk reads, inside the slot the caller checked.
-                SegmentAccess.sliceBlock(cob, end);
             }
             SegmentAccess.storeLayouts(cob, used);
         }
@@ -65,11 +57,7 @@ final class ReadChunks {
                     SegmentAccess.rawAccess(cob, source, false);
                 } else {
                     SegmentAccess segment = SegmentAccess.of(source);
-                    if (sliced) {
-                        segment.pushSliceLayoutAndOffset(cob, offsets[i]);
-                    } else {
-                        segment.pushSegmentLayoutAndOffset(cob, offsets[i]);
-                    }
+                    segment.pushSegmentLayoutAndOffset(cob, offsets[i]);
                     segment.get(cob);
                 }
                 if (swap) {

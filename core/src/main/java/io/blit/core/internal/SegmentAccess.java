@@ -17,16 +17,7 @@ import java.util.Set;
  * How generated code reaches one primitive in a segment: through the {@code MemorySegment} accessor of
  * its type (unaligned, native byte order), or by address through {@code UnsafeAccess}.
  *
- * <p>Chunk methods that use the segment accessors come in two forms. The per-access form calls
- * {@code segment.get(layout, offset + k)}, so every access compares its own {@code offset + k} with the
- * segment's size, and allocates nothing in any tier. The sliced form (the {@code GENERATED_FFM} engine's)
- * first replaces the segment in local 1 by a slice of exactly the block
- * ({@link #sliceBlock}: {@code segment.asSlice(offset, length)}, one bounds check), then accesses it at
- * constant offsets: C2 folds each access's bounds check against the constant slice length, removes the
- * slice object (escape analysis) and shares the remaining checks (read-only, owner thread, liveness)
- * between accesses; interpreted or C1-compiled code allocates the slice (40 bytes) per chunk call, and so
- * did C2 code for a 512-field class on a mapped segment in some runs
- * (docs/copy-engine.md, "The FFM engine"). Locals: 1 segment (then the slice), 2-3 offset, and from
+ * <p>Chunk methods that use the segment accessors keep: 1 segment, 2-3 offset, and from
  * {@link #FIRST_LAYOUT_SLOT} one {@code ValueLayout} per type, loaded once per chunk so that each access
  * costs two bytes of bytecode instead of a {@code getstatic}'s three: a chunk of MarketData's 18 fields
  * then stays under the JIT's 325-byte limit for inlining hot methods. Chunk methods that address memory
@@ -74,31 +65,10 @@ record SegmentAccess(String layoutName, ClassDesc layoutType, ClassDesc valueTyp
         };
     }
 
-    /** Pushes the segment in local 1, this access's layout and the offset in locals 2-3 plus {@code delta}. */
     void pushSegmentLayoutAndOffset(CodeBuilder cob, int delta) {
         cob.aload(1).aload(slot).lload(2);
         if (delta != 0) {
             cob.ldc((long) delta).ladd();
-        }
-    }
-
-    /**
-     * Replaces the segment in local 1 by {@code segment.asSlice(offset, length)}, offset from locals 2-3.
-     * The caller has checked that the slot lies inside the segment, so the slice's own check never fails.
-     */
-    static void sliceBlock(CodeBuilder cob, int length) {
-        cob.aload(1).lload(2).ldc((long) length)
-                .invokeinterface(CD_MEMORY_SEGMENT, "asSlice", MethodTypeDesc.of(CD_MEMORY_SEGMENT, CD_long, CD_long))
-                .astore(1);
-    }
-
-    /** Pushes the slice in local 1 ({@link #sliceBlock}), this access's layout and the constant {@code delta}. */
-    void pushSliceLayoutAndOffset(CodeBuilder cob, int delta) {
-        cob.aload(1).aload(slot);
-        if (delta == 0) {
-            cob.lconst_0();
-        } else {
-            cob.ldc((long) delta);
         }
     }
 

@@ -32,29 +32,11 @@ public final class UnsafeAccess {
      * {@link UnsupportedOperationException}. Decided once, by calling one such method
      * ({@code objectFieldOffset} of a probe field): the call itself is the only robust test, since the
      * mode may come from the command line, an {@code @argfile}, {@code JDK_JAVA_OPTIONS} or a future
-     * default, and the JDK documents no property for it. Under the default {@code warn} mode this call prints
-     * the JDK's one-time warning: callers that only need to know whether Unsafe is usable without a warning
-     * ask {@link #allowedQuietly()} first.
+     * default, and the JDK exposes it in no property. Under the default {@code warn} mode this call is
+     * Blit's first Unsafe call and prints the JDK's one-time warning, as the verifier always did.
      */
     public static boolean memoryAccessAllowed() {
         return Probe.ALLOWED;
-    }
-
-    /**
-     * Whether this JVM was started with {@code --sun-misc-unsafe-memory-access=allow}, the one mode in which
-     * calling {@code sun.misc.Unsafe}'s memory-access methods prints nothing. Calls nothing on Unsafe: the
-     * launcher passes the option to the JDK as the system property {@code sun.misc.unsafe.memory.access}
-     * (JDK 23+), which is readable but not a documented API; no supported API tells the mode. Where the
-     * property is missing or says anything else ({@code warn}, {@code debug}, {@code deny}), a first Unsafe
-     * memory access would warn or throw, so callers that want a quiet first use avoid Unsafe then.
-     */
-    public static boolean allowedQuietly() {
-        return "allow".equals(System.getProperty("sun.misc.unsafe.memory.access"));
-    }
-
-    /** Whether this JVM was started with {@code --sun-misc-unsafe-memory-access=deny} (read as {@link #allowedQuietly()}). */
-    public static boolean deniedByOption() {
-        return "deny".equals(System.getProperty("sun.misc.unsafe.memory.access"));
     }
 
     private static final class Probe {
