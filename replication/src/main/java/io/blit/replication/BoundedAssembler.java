@@ -17,12 +17,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <ul>
  *   <li>only the fragments of Aeron sessions {@code admits} accepts are assembled; a first fragment of any other is
  *       counted once ({@link DropReason#FOREIGN}) and its message dropped, nothing allocated;</li>
- *   <li>a message is assembled in one of {@code slots} buffers of {@code maxMessage} bytes, each allocated when first
- *       used and reused after: at most {@code slots * maxMessage} bytes, whoever sends what. A message that grows
- *       beyond {@code maxMessage} is dropped once counted ({@link DropReason#MALFORMED}); its further fragments, and
- *       any fragment that does not continue a message in progress (a gap, a middle without a first), are dropped
- *       without a count, a log line or an allocation. When every slot is busy, a new first fragment takes the slot
- *       whose message started first ({@link DropReason#OVER_LIMIT});</li>
+ *   <li>a message is assembled in one of {@code slots} buffers of {@code maxMessage} bytes, each allocated when
+ *       first used and reused after: at most {@code slots * maxMessage} bytes, whoever sends what. A message that
+ *       grows beyond {@code maxMessage} is dropped and counted once ({@link DropReason#MALFORMED}); its further
+ *       fragments, and any fragment that does not continue a message in progress (a gap, a middle without a
+ *       first), are dropped without a count, a log line or an allocation. When every slot is busy, a new first
+ *       fragment takes the slot whose message started first ({@link DropReason#OVER_LIMIT});</li>
  *   <li>a slot whose Aeron session's image went away is released: {@link #onUnavailableImage} (Aeron's client thread)
  *       notes it, the polling thread releases it at its next fragment.</li>
  * </ul>
@@ -41,7 +41,7 @@ final class BoundedAssembler implements FragmentHandler {
     private final Drops drops;
     private final int maxMessage;
     private final UnsafeBuffer[] buffers;
-    /** Per slot: the Aeron session assembling in it, the bytes so far, where its next fragment must start, when it began. */
+    /** Per slot: its Aeron session, the bytes so far, where its next fragment must start, when it began. */
     private final int[] sessions;
     private final boolean[] busy;
     private final int[] lengths;

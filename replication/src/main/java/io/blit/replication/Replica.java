@@ -36,11 +36,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * signed request saying what it holds, answers the source's challenge, takes only messages of the session the
  * challenge names whose tag opens under the session's key with the next sequence number, writes every record at the
  * same index, position and bytes as the source ({@link ReplicaWriter}), and acknowledges what it holds (in sync
- * mode: after forcing it to disk). A request unanswered for the source timeout is sent again with a fresh nonce, so
- * that no handshake lost on the way (or dropped by the source) stands in the way of the next. Only the challenged
- * session's fragmented messages are assembled (in one buffer of {@link Wire#MAX_MESSAGE}). When the source falls silent, or a session message is missing or cannot be
- * applied, it resubscribes from what it holds: a source restart, a network drop, a hostile frame or a restart of the
- * replica (its half-written last record is written again) resumes without a gap or a duplicate. Messages from anyone
+ * mode: after forcing it to disk). A request unanswered for the source timeout is sent again with a fresh nonce,
+ * so that no handshake lost on the way (or dropped by the source) stands in the way of the next. Only the challenged
+ * session's fragmented messages are assembled (in one buffer of {@link Wire#MAX_MESSAGE}). When the source falls
+ * silent, or a session message is missing or cannot be applied, it resubscribes from what it holds: a source
+ * restart, a network drop, a hostile frame or a restart of the replica (its half-written last record is written
+ * again) resumes without a gap or a duplicate. Messages from anyone
  * else are counted ({@link #dropped}) and otherwise ignored. Runs in one thread of its own; stops only for an
  * authenticated refusal ({@link #refusal()} says why) or a storage failure ({@link #failure()}). Thread-safe accessors.
  */
