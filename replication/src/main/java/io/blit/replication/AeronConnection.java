@@ -24,6 +24,14 @@ final class AeronConnection implements AutoCloseable {
      */
     static final int SOCKET_BUFFER = 2 << 20;
 
+    /**
+     * Appended to the source's control channel and a replica's data channel: every image (one per sending Aeron
+     * session) is a sparse file, whose pages take memory only as the sender fills them. Its size is the sender's
+     * term length times three (Aeron's default term 16 MiB, at most 1 GiB); the largest message it carries is an
+     * eighth of a term, at most 16 MiB (2 MiB at the default term), which {@link BoundedAssembler} bounds further.
+     */
+    static final String SPARSE = "|sparse=true";
+
     /** How long a driver directory must be untouched before another embedded driver deletes it. */
     static final long STALE_MILLIS = DriverDirectories.STALE_MILLIS;
 

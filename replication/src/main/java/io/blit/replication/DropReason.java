@@ -16,9 +16,14 @@ public enum DropReason {
     FORGED,
     /** A SUBSCRIBE whose nonce was seen before, or a session message whose sequence is not above the last. */
     REPLAYED,
+    /** A signed SUBSCRIBE whose time lies more than {@code Wire.FRESHNESS_MILLIS} (30 s) from the source's clock. */
+    STALE,
     /** From a peer or Aeron session that is not the one authenticated (or answering no open handshake). */
     FOREIGN,
-    /** A SUBSCRIBE beyond the limit of handshakes in progress. */
+    /**
+     * Beyond a limit: a pending handshake dropped to make room for a newer request when the source's handshake slots
+     * (16, 2 per data endpoint) are taken, or a fragmented message whose assembly slot went to a newer one.
+     */
     OVER_LIMIT,
     /** A handshake whose challenge was not answered in time (its publication is closed). */
     UNANSWERED

@@ -1,7 +1,6 @@
 package io.blit.replication;
 
 import io.aeron.ExclusivePublication;
-import io.aeron.FragmentAssembler;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
@@ -27,6 +26,7 @@ import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -36,9 +36,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * signed request saying what it holds, answers the source's challenge, takes only messages of the session the
  * challenge names whose tag opens under the session's key with the next sequence number, writes every record at the
  * same index, position and bytes as the source ({@link ReplicaWriter}), and acknowledges what it holds (in sync
- * mode: after forcing it to disk). When the source falls silent, or a session message is missing or cannot be
- * applied, it resubscribes from what it holds: a source restart, a network drop, a hostile frame or a restart of the
- * replica (its half-written last record is written again) resumes without a gap or a duplicate. Messages from anyone
+ * mode: after forcing it to disk). A request unanswered for the source timeout is sent again with a fresh nonce,
+ * so that no handshake lost on the way (or dropped by the source) stands in the way of the next. Only the challenged
+ * session's fragmented messages are assembled (in one buffer of {@link Wire#MAX_MESSAGE}). When the source falls
+ * silent, or a session message is missing or cannot be applied, it resubscribes from what it holds: a source
+ * restart, a network drop, a hostile frame or a restart of the replica (its half-written last record is written
+ * again) resumes without a gap or a duplicate. Messages from anyone
  * else are counted ({@link #dropped}) and otherwise ignored. Runs in one thread of its own; stops only for an
  * authenticated refusal ({@link #refusal()} says why) or a storage failure ({@link #failure()}). Thread-safe accessors.
  */
@@ -56,6 +59,8 @@ public final class Replica implements AutoCloseable {
     private final HmacSha256 subscribeMac;
     private final HmacSha256 challengeMac;
     private final long replicaId = new SecureRandom().nextLong() & Long.MAX_VALUE;
+    /** Wall clock in ms since 1970 whose reading each request states (a test seam). */
+    private final LongSupplier wallClock;
     private final SecureRandom random = new SecureRandom();
     private final Thread thread;
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[16 << 10]);
@@ -69,6 +74,10 @@ public final class Replica implements AutoCloseable {
     private ReplicaWriter writer;
     private State state = State.HANDSHAKE;
     private byte[] nonce;
+    /** When the current nonce was first sent, and when the first request still unanswered was. */
+    private long attemptStarted;
+    private long unansweredSince;
+    private int unansweredRequests;
     private byte[] sourceNonce;
     /** The CONFIRM of the current challenge, sealed once and sent again as it is until the source answers. */
     private byte[] confirmation;
@@ -87,9 +96,10 @@ public final class Replica implements AutoCloseable {
     private volatile RefusalException refusal;
     private volatile RuntimeException failure;
 
-    private Replica(Path dir, ReplicaOptions options) {
+    private Replica(Path dir, ReplicaOptions options, LongSupplier wallClock) {
         this.dir = dir;
         this.options = options;
+        this.wallClock = wallClock;
         this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
         this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         this.drops = new DropLog("replica " + dir);
@@ -104,7 +114,13 @@ public final class Replica implements AutoCloseable {
      * @throws NullPointerException if {@code dir} or {@code options} is null
      */
     public static Replica start(Path dir, ReplicaOptions options) {
-        Replica replica = new Replica(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options"));
+        return start(dir, options, System::currentTimeMillis);
+    }
+
+    /** {@link #start(Path, ReplicaOptions)} with the wall clock whose reading each request states (tests). */
+    static Replica start(Path dir, ReplicaOptions options, LongSupplier wallClock) {
+        Replica replica = new Replica(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options"),
+                wallClock);
         ReplicationSource.warnIfBenchmarkPlain();
         replica.thread.start();
         return replica;
@@ -165,16 +181,24 @@ public final class Replica implements AutoCloseable {
              ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
             writer = replicaWriter;
             held = writer.nextIndex();
-            data = aeron.aeron().addSubscription(Endpoint.udp(options.endpoint()), AeronConnection.DATA_STREAM);
+            // only the challenged session's messages are assembled: a stranger's cost nothing but a count
+            BoundedAssembler assembler = new BoundedAssembler(this::onData,
+                    session -> state != State.HANDSHAKE && session == sessionId,
+                    (reason, header) -> drops.count(reason, peerOf(header)), 1, Wire.MAX_MESSAGE);
+            data = aeron.aeron().addSubscription(Endpoint.udp(options.endpoint()) + AeronConnection.SPARSE,
+                    AeronConnection.DATA_STREAM, image -> { }, assembler::onUnavailableImage);
+            assembler.pollsFor(data);
             control = aeron.aeron().addExclusivePublication(Endpoint.udp(options.source()),
                     AeronConnection.CONTROL_STREAM);
-            FragmentAssembler assembler = new FragmentAssembler(this::onData);
             IdleStrategy idle = IdleStrategies.create();
+            unansweredSince = System.nanoTime();
             while (running) {
                 long now = System.nanoTime();
                 if (state != State.HANDSHAKE && now - lastHeard > options.sourceTimeout().toNanos()) {
                     restartHandshake(state == State.STREAMING ? "source " + options.source() + " silent; resubscribing from "
-                            + writer.nextIndex() : null);
+                            + writer.nextIndex() : "replica " + dir + ": source " + options.source() + " challenged it"
+                            + " but neither accepted nor refused within " + options.sourceTimeout().toMillis()
+                            + " ms; subscribing again");
                 }
                 if (state != State.STREAMING && now - lastSent > RESUBSCRIBE_NANOS) {
                     resend(now);
@@ -198,6 +222,8 @@ public final class Replica implements AutoCloseable {
         }
         state = State.HANDSHAKE;
         nonce = null;
+        unansweredSince = System.nanoTime();
+        unansweredRequests = 0;
         fromSource = null;
         toSource = null;
         lastHeard = System.nanoTime();
@@ -207,6 +233,9 @@ public final class Replica implements AutoCloseable {
     /** Sends the SUBSCRIBE of the handshake (a new one if none runs), or the CONFIRM again while no reply came. */
     private void resend(long now) {
         lastSent = now;
+        if (state == State.HANDSHAKE && now - unansweredSince > NO_ANSWER_LOG_NANOS) {
+            logNoAnswer(now);
+        }
         if (!control.isConnected()) {
             return;
         }
@@ -214,18 +243,32 @@ public final class Replica implements AutoCloseable {
             control.offer(new UnsafeBuffer(confirmation), 0, confirmation.length); // sealed once: a nonce seals one message
             return;
         }
-        if (nonce == null) { // a new handshake; until it is answered, the same request is sent again
+        if (nonce == null || now - attemptStarted > options.sourceTimeout().toNanos()) {
+            // a fresh nonce per attempt: a source that took (or dropped) the last one never stands in this one's way
             nonce = new byte[Wire.NONCE];
             random.nextBytes(nonce);
-            lastHeard = now;
-        } else if (now - lastHeard > NO_ANSWER_LOG_NANOS) {
-            LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": no answer from source " + options.source()
-                    + " yet (is it running and reachable, and does it hold the same secret?)");
-            lastHeard = now;
+            attemptStarted = now;
         }
+        unansweredRequests++;
         Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), options.subscribeFlags(),
-                options.endpoint(), writer.newestFileHeader(), options.expectedDescriptor());
+                options.endpoint(), writer.newestFileHeader(), options.expectedDescriptor(), wallClock.getAsLong());
         control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
+    }
+
+    /**
+     * Says what the replica knows of a handshake that got no answer: whether the source's media driver takes its
+     * requests at all (Aeron's connection), and how many it sent; never a guess at the cause.
+     */
+    private void logNoAnswer(long now) {
+        String seconds = NO_ANSWER_LOG_NANOS / 1_000_000_000L + " s";
+        LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": no answer from source " + options.source()
+                + " within " + seconds + (control.isConnected()
+                ? ": its media driver takes the requests (" + unansweredRequests + " sent) but no challenge reached "
+                        + options.endpoint()
+                : ": no media driver takes requests on " + options.source() + " (" + unansweredRequests + " sent)")
+                + "; asking on");
+        unansweredSince = now;
+        unansweredRequests = 0;
     }
 
     private void acknowledge() {
@@ -321,7 +364,7 @@ public final class Replica implements AutoCloseable {
         nextSequence = 0;
         ackSequence = 0;
         UnsafeBuffer sealed = new UnsafeBuffer(new byte[Confirm.LENGTH]);
-        Confirm.encode(sealed, replicaId, sourceNonce, toSource);
+        Confirm.encode(sealed, replicaId, sourceNonce, control.sessionId(), toSource);
         confirmation = sealed.byteArray();
         state = State.CONFIRMING;
         lastHeard = System.nanoTime();

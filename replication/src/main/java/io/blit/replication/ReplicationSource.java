@@ -1,7 +1,6 @@
 package io.blit.replication;
 
 import io.aeron.ExclusivePublication;
-import io.aeron.FragmentAssembler;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
@@ -26,6 +25,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -38,9 +38,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * index it holds — catch-up from the files (the queue is the archive), then live — each at its own pace, every
  * message sealed under the session's keys. Appenders of the queue never wait for a replica.
  *
- * <p>Nothing is spent on a message that is not signed or sealed with the secret's keys (or is malformed, replayed,
- * or beyond the limit of handshakes in progress): it is counted ({@link #dropped}) and summed up in at most one log
- * line per 10 s. Refusals of authenticated replicas (another queue, another layout, an index the source no longer
+ * <p>Nothing is spent on a message that is not signed or sealed with the secret's keys (or is malformed, replayed or
+ * stale): it is counted ({@link #dropped}) and summed up in at most one log line per 10 s. Fragmented messages on the
+ * control endpoint are assembled in 16 slots of 16 KiB, whoever sends them ({@link BoundedAssembler}). At most 16
+ * handshakes are in progress (2 per data endpoint): a request beyond that takes the place of the oldest, and one
+ * that goes unanswered expires after the replica timeout. Refusals of authenticated replicas (another queue, another layout, an index the source no longer
  * or not yet holds) are sealed and logged with the peer's address ({@link System.Logger} {@code io.blit.replication}).
  *
  * <p>Thread-safe: {@link #awaitReplicated}, {@link #replicas} and {@link #dropped} may be called from any thread.
@@ -50,11 +52,16 @@ public final class ReplicationSource implements AutoCloseable {
     /** Handshakes in progress at once, and per data endpoint: what replayed requests can cost at most. */
     static final int MAX_PENDING = 16;
     static final int MAX_PENDING_PER_ENDPOINT = 2;
+    /** Fragmented control messages assembled at once, each at most {@link Wire#MAX_CONTROL_MESSAGE}. */
+    static final int ASSEMBLY_SLOTS = 16;
 
     private final Path dir;
     private final SourceOptions options;
     private final AeronConnection connection;
     private final Subscription control;
+    private final BoundedAssembler assembler;
+    /** Wall clock in ms since 1970 against which a request's time is checked (a test seam). */
+    private final LongSupplier wallClock;
     private final HmacSha256 subscribeMac;
     private final HmacSha256 challengeMac;
     private final SecureRandom random = new SecureRandom();
@@ -73,9 +80,12 @@ public final class ReplicationSource implements AutoCloseable {
     /** Sessions started since the source started (tests: a replica that follows without interruption needs one). */
     final java.util.concurrent.atomic.AtomicInteger sessionsStarted = new java.util.concurrent.atomic.AtomicInteger();
 
-    private ReplicationSource(Path dir, SourceOptions options) {
+    private ReplicationSource(Path dir, SourceOptions options, LongSupplier wallClock) {
         this.dir = dir;
         this.options = options;
+        this.wallClock = wallClock;
+        this.assembler = new BoundedAssembler(this::onControl, session -> true,
+                (reason, header) -> drops.count(reason, peerOf(header)), ASSEMBLY_SLOTS, Wire.MAX_CONTROL_MESSAGE);
         this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
         this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         requireQueue(dir);
@@ -83,8 +93,9 @@ public final class ReplicationSource implements AutoCloseable {
         AeronConnection opened = null;
         try {
             opened = AeronConnection.open(options.aeronDir(), dir, "source");
-            this.control = opened.aeron().addSubscription(Endpoint.udp(options.control()),
-                    AeronConnection.CONTROL_STREAM);
+            this.control = opened.aeron().addSubscription(Endpoint.udp(options.control()) + AeronConnection.SPARSE,
+                    AeronConnection.CONTROL_STREAM, image -> { }, assembler::onUnavailableImage);
+            assembler.pollsFor(control);
         } catch (RuntimeException e) { // a refused driver directory, a driver timeout: nothing stays open
             if (opened != null) {
                 opened.close();
@@ -118,8 +129,13 @@ public final class ReplicationSource implements AutoCloseable {
      * @throws io.blit.queue.QueueCorruptedException if a file of the queue is invalid
      */
     public static ReplicationSource start(Path dir, SourceOptions options) {
+        return start(dir, options, System::currentTimeMillis);
+    }
+
+    /** {@link #start(Path, SourceOptions)} with the wall clock requests' times are checked against (tests). */
+    static ReplicationSource start(Path dir, SourceOptions options, LongSupplier wallClock) {
         ReplicationSource source = new ReplicationSource(Objects.requireNonNull(dir, "dir"),
-                Objects.requireNonNull(options, "options"));
+                Objects.requireNonNull(options, "options"), wallClock);
         warnIfBenchmarkPlain();
         source.controlThread.start();
         LOG.log(System.Logger.Level.INFO, "serving queue " + dir + " on " + options.control());
@@ -175,7 +191,6 @@ public final class ReplicationSource implements AutoCloseable {
     }
 
     private void controlLoop() {
-        FragmentAssembler assembler = new FragmentAssembler(this::onControl);
         IdleStrategy idle = IdleStrategies.create();
         while (running) {
             int work = control.poll(assembler, 64); // ended sessions stay listed (not serving) until replaced
@@ -217,11 +232,15 @@ public final class ReplicationSource implements AutoCloseable {
             drops.count(DropReason.UNSIGNED, peerOf(header));
             return;
         }
+        if (!Subscribe.fresh(in, wallClock.getAsLong())) {
+            drops.count(DropReason.STALE, peerOf(header));
+            return;
+        }
         if (isResent()) {
             return; // the same request again, sent before our challenge or accept arrived
         }
         Subscribe.Request request = Subscribe.decode(in, length);
-        if (!recentNonces.add(request.replicaId(), request.nonce())) {
+        if (recentNonces.contains(request.replicaId(), request.nonce())) {
             drops.count(DropReason.REPLAYED, peerOf(header));
             return;
         }
@@ -229,11 +248,7 @@ public final class ReplicationSource implements AutoCloseable {
             drops.count(DropReason.MALFORMED, peerOf(header));
             return;
         }
-        long sameEndpoint = pending.stream().filter(p -> p.request.endpoint().equals(request.endpoint())).count();
-        if (pending.size() >= MAX_PENDING || sameEndpoint >= MAX_PENDING_PER_ENDPOINT) {
-            drops.count(DropReason.OVER_LIMIT, peerOf(header));
-            return;
-        }
+        makeRoomFor(request.endpoint());
         ExclusivePublication publication;
         try {
             publication = connection.aeron().addExclusivePublication(
@@ -242,10 +257,38 @@ public final class ReplicationSource implements AutoCloseable {
             drops.count(DropReason.MALFORMED, peerOf(header));
             return;
         }
+        recentNonces.add(request.replicaId(), request.nonce()); // only now: a request dropped above may come again
         byte[] sourceNonce = new byte[Wire.NONCE];
         random.nextBytes(sourceNonce);
         pending.add(new PendingHandshake(request, sourceNonce, publication, options.secret(), peerOf(header),
                 System.nanoTime() + options.replicaTimeout().toNanos()));
+    }
+
+    /**
+     * Drops the oldest pending handshake to the same data endpoint if it has its share of slots, and the oldest of all
+     * if every slot is taken: a newer request of a replica is likelier to be answered than one its replica gave up on
+     * (the replica asks with a fresh nonce after its source timeout), and no set of requests holds the slots for good.
+     */
+    private void makeRoomFor(String endpoint) {
+        int sameEndpoint = 0;
+        PendingHandshake oldestThere = null;
+        for (PendingHandshake handshake : pending) {
+            if (handshake.request.endpoint().equals(endpoint)) {
+                sameEndpoint++;
+                oldestThere = oldestThere == null ? handshake : oldestThere;
+            }
+        }
+        if (sameEndpoint >= MAX_PENDING_PER_ENDPOINT) {
+            evict(oldestThere);
+        } else if (pending.size() >= MAX_PENDING) {
+            evict(pending.getFirst());
+        }
+    }
+
+    private void evict(PendingHandshake handshake) {
+        pending.remove(handshake);
+        handshake.publication.close();
+        drops.count(DropReason.OVER_LIMIT, handshake.peer);
     }
 
     /** Whether the checked, signed request in {@code in} is one being challenged or served already. */
@@ -291,8 +334,8 @@ public final class ReplicationSource implements AutoCloseable {
                 handshake = candidate;
             }
         }
-        if (handshake == null) {
-            drops.count(DropReason.FOREIGN, peerOf(header));
+        if (handshake == null || Confirm.controlSession(in) != header.sessionId()) {
+            drops.count(DropReason.FOREIGN, peerOf(header)); // no such challenge, or replayed from another Aeron session
             return;
         }
         if (!Session.open(in, length, handshake.fromReplica)) {

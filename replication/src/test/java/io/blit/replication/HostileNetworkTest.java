@@ -367,7 +367,8 @@ class HostileNetworkTest {
         byte[] nonce = new byte[16];
         random.nextBytes(nonce);
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
-        int length = Subscribe.encode(buffer, new Subscribe.Request(random.nextLong(), nonce, -1, 0, endpoint, null, null),
+        int length = Subscribe.encode(buffer, new Subscribe.Request(random.nextLong(), nonce, -1, 0, endpoint, null, null,
+                System.currentTimeMillis()),
                 mac);
         return Arrays.copyOf(buffer.byteArray(), length);
     }

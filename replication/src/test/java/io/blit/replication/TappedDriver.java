@@ -8,12 +8,14 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A media driver (for a source's or replica's {@code aeronDir}) whose receive endpoints show every received Aeron
- * frame to the test, as an observer on the path would see it, and drop none: how a test captures a genuine SUBSCRIBE
- * to replay, or learns the accepted session's id and stream position to inject a frame at.
+ * frame to the test, as an observer on the path would see it, and drop none unless told ({@link #dropWhen}): how a
+ * test captures a genuine SUBSCRIBE to replay, learns the accepted session's id and stream position to inject a frame
+ * at, or holds a replica's message back, as an attacker on the path can.
  */
 final class TappedDriver implements AutoCloseable {
     /** One Aeron DATA frame as received: its header fields and payload. */
@@ -29,11 +31,13 @@ final class TappedDriver implements AutoCloseable {
 
     private final MediaDriver driver;
     private final List<Consumer<Frame>> listeners = new CopyOnWriteArrayList<>();
+    private volatile Predicate<Frame> drop = frame -> false;
 
     TappedDriver(String name) {
         LossGenerator tap = new LossGenerator() {
             @Override
             public boolean shouldDropFrame(InetSocketAddress address, UnsafeBuffer buffer, int length) {
+                boolean dropped = false;
                 for (int at = 0; at + HEADER <= length; ) {
                     int frameLength = buffer.getInt(at);
                     int type = buffer.getShort(at + 6) & 0xFFFF;
@@ -43,13 +47,14 @@ final class TappedDriver implements AutoCloseable {
                         Frame frame = new Frame(buffer.getInt(at + 8), buffer.getInt(at + 12), buffer.getInt(at + 16),
                                 buffer.getInt(at + 20), frameLength, payload);
                         listeners.forEach(listener -> listener.accept(frame));
+                        dropped |= drop.test(frame);
                     }
                     if (type != TYPE_DATA || frameLength <= 0) {
                         break; // one control frame, or a heartbeat, per datagram
                     }
                     at += (frameLength + 31) & ~31;
                 }
-                return false;
+                return dropped;
             }
         };
         driver = MediaDriver.launch(new MediaDriver.Context()
@@ -63,6 +68,11 @@ final class TappedDriver implements AutoCloseable {
 
     void listen(Consumer<Frame> listener) {
         listeners.add(listener);
+    }
+
+    /** Drops every datagram that holds a frame {@code predicate} matches (Aeron's retransmissions of it too). */
+    void dropWhen(Predicate<Frame> predicate) {
+        drop = predicate;
     }
 
     String directory() {

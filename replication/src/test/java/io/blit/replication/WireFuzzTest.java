@@ -63,6 +63,8 @@ class WireFuzzTest {
     private static final long REPLICA_ID = 0x1234_5678_9ABC_DEFL;
     private static final byte[] REPLICA_NONCE = bytes(new SplittableRandom(1), Wire.NONCE);
     private static final byte[] SOURCE_NONCE = bytes(new SplittableRandom(2), Wire.NONCE);
+    /** The source's clock a fuzzed SUBSCRIBE's freshness is judged by (fixed: a description is reproducible). */
+    private static final long NOW = 1_795_000_000_000L;
     private static final byte[][] SESSION_KEYS = Keys.session(SECRET, REPLICA_NONCE, SOURCE_NONCE);
 
     private final HmacSha256 subscribeMac = new HmacSha256(Keys.subscribeKey(SECRET));
@@ -166,10 +168,14 @@ class WireFuzzTest {
                 case 2 -> {
                     byte[] nonce = bytes(random, Wire.NONCE);
                     long id = random.nextLong();
+                    int controlSession = random.nextInt();
                     UnsafeBuffer b = buffer(Confirm.LENGTH);
-                    assertEquals(Confirm.LENGTH, Confirm.encode(b, id, nonce, sealsToSource()));
+                    assertEquals(Confirm.LENGTH, Confirm.encode(b, id, nonce, controlSession, sealsToSource()));
                     assertTrue(Confirm.wellFormed(b, Confirm.LENGTH) && Session.open(b, Confirm.LENGTH, toSource));
                     assertEquals(id, Confirm.replicaId(b));
+                    assertEquals(controlSession, Confirm.controlSession(b));
+                    b.putInt(Session.AUX_AT, controlSession ^ (1 << random.nextInt(32)), Wire.ORDER);
+                    assertFalse(Session.open(b, Confirm.LENGTH, toSource), "another control session breaks the tag");
                     assertTrue(Confirm.names(b, nonce));
                     assertFalse(Confirm.names(b, flipBit(nonce, random.nextInt(Wire.NONCE * 8))));
                 }
@@ -254,6 +260,7 @@ class WireFuzzTest {
                     .append(" signed ").append(Subscribe.signed(b, length, subscribeMac))
                     .append(" id ").append(Subscribe.replicaId(b))
                     .append(" hasNonce ").append(Subscribe.hasNonce(b, REPLICA_NONCE))
+                    .append(" time ").append(Subscribe.time(b)).append(" fresh ").append(Subscribe.fresh(b, NOW))
                     .append(' ').append(describe(Subscribe.decode(b, length)));
         }
         boolean answers = Challenge.answers(b, length, REPLICA_ID, REPLICA_NONCE, challengeMac);
@@ -264,7 +271,8 @@ class WireFuzzTest {
         boolean confirm = Confirm.wellFormed(b, length);
         s.append(" | CONFIRM wellFormed ").append(confirm);
         if (confirm) {
-            s.append(' ').append(Confirm.replicaId(b)).append(' ').append(Confirm.names(b, SOURCE_NONCE));
+            s.append(' ').append(Confirm.replicaId(b)).append(' ').append(Confirm.names(b, SOURCE_NONCE))
+                    .append(' ').append(Confirm.controlSession(b));
         }
         boolean accept = Accept.wellFormed(b, length);
         s.append(" | ACCEPT wellFormed ").append(accept);
@@ -360,7 +368,7 @@ class WireFuzzTest {
 
     private void subscribeRoundTrips(SplittableRandom random) {
         Subscribe.Request request = new Subscribe.Request(random.nextLong(), bytes(random, Wire.NONCE),
-                random.nextLong(), random.nextInt(), endpoint(random), blob(random), blob(random));
+                random.nextLong(), random.nextInt(), endpoint(random), blob(random), blob(random), random.nextLong());
         UnsafeBuffer b = buffer(Wire.MAX_CONTROL_MESSAGE);
         int length = Subscribe.encode(b, request, subscribeMac);
         assertNull(Subscribe.check(b, length));
@@ -368,6 +376,13 @@ class WireFuzzTest {
         assertEquals(Wire.VERSION, Subscribe.version(b));
         assertEquals(request.replicaId(), Subscribe.replicaId(b));
         assertTrue(Subscribe.hasNonce(b, request.nonce()));
+        assertEquals(request.time(), Subscribe.time(b));
+        if (Math.abs(request.time()) < Long.MAX_VALUE / 2) { // a clock's reading, far from overflow
+            long skew = random.nextLong(-Wire.FRESHNESS_MILLIS, Wire.FRESHNESS_MILLIS + 1);
+            assertTrue(Subscribe.fresh(b, request.time() + skew), "fresh within the window either way");
+            long beyond = skew >= 0 ? Wire.FRESHNESS_MILLIS + 1 : -Wire.FRESHNESS_MILLIS - 1;
+            assertFalse(Subscribe.fresh(b, request.time() + beyond), "stale beyond it");
+        }
         assertEquals(describe(request), describe(Subscribe.decode(b, length)));
     }
 
@@ -429,15 +444,16 @@ class WireFuzzTest {
         switch (type) {
             case Wire.SUBSCRIBE -> {
                 length = Subscribe.encode(b, new Subscribe.Request(REPLICA_ID, REPLICA_NONCE, random.nextLong(),
-                        random.nextInt(4), endpoint(random), blob(random), blob(random)), subscribeMac);
-                fields = new int[] {0, 4, 44, 48, 52};
+                        random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong()), subscribeMac);
+                fields = new int[] {0, 4, 44, 48, 52, 56};
             }
             case Wire.CHALLENGE -> {
                 length = Challenge.encode(b, REPLICA_ID, REPLICA_NONCE, bytes(random, Wire.NONCE), random.nextInt(),
                         challengeMac);
                 fields = new int[] {0, 4, 8, 48, 52};
             }
-            case Wire.CONFIRM -> length = Confirm.encode(b, random.nextLong(), bytes(random, Wire.NONCE), sealsToSource());
+            case Wire.CONFIRM -> length = Confirm.encode(b, random.nextLong(), bytes(random, Wire.NONCE), random.nextInt(),
+                    sealsToSource());
             case Wire.ACCEPT -> length = Accept.encode(b, random.nextLong(Long.MAX_VALUE), BatchProtection.values()[random.nextInt(3)], sealsToReplica());
             case Wire.REFUSE -> length = Refuse.encode(b, text(random), sealsToReplica());
             case Wire.BATCH -> {
@@ -622,7 +638,7 @@ class WireFuzzTest {
     private static String describe(Subscribe.Request r) {
         return "request " + r.replicaId() + " " + hex(r.nonce()) + " " + r.nextIndex() + " " + r.flags() + " "
                 + r.endpoint() + " " + (r.newestHeader() == null ? "-" : digest(r.newestHeader())) + " "
-                + (r.expectedDescriptor() == null ? "-" : digest(r.expectedDescriptor()));
+                + (r.expectedDescriptor() == null ? "-" : digest(r.expectedDescriptor())) + " " + r.time();
     }
 
     /** Length and CRC32C of {@code bytes}: what two decodings of the same bytes must agree on. */

@@ -10,7 +10,7 @@ import org.agrona.MutableDirectBuffer;
  * replica answers with a {@link Confirm} under the session's keys ({@link Keys#session} of both nonces).
  *
  * <pre>
- * 0   | type u32 = 2          | version u32 = 3      |
+ * 0   | type u32 = 2          | version u32 = 4      |
  * 8   | replica id u64                               |
  * 16  | replica nonce (16)                           |
  * 32  | source nonce (16)                            |

@@ -5,21 +5,24 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * SUBSCRIBE, replica to source on the control endpoint: who the replica is, what it holds, where it receives. Sent
- * again every 0.5 s with the same nonce until a CHALLENGE answers it; signed (HMAC-SHA256 under
- * {@link Keys#subscribeKey}) so that the source spends nothing on a request from a peer without the secret. A valid
- * MAC does not make a request fresh (it may be a replay): the source answers it only with a CHALLENGE to the data
- * endpoint the request names, which only the replica that chose the nonce can answer.
+ * SUBSCRIBE, replica to source on the control endpoint: who the replica is, what it holds, where it receives, and
+ * when it asked. Sent again every 0.5 s with the same nonce for one attempt (the replica's source timeout), then with
+ * a fresh nonce, until a CHALLENGE answers it; signed (HMAC-SHA256 under {@link Keys#subscribeKey}) so that the source
+ * spends nothing on a request from a peer without the secret. A valid MAC does not make a request fresh (it may be a
+ * replay): the source takes a request only if its time is within {@code Wire.FRESHNESS_MILLIS} of its own clock and
+ * its nonce new to it, and answers it only with a CHALLENGE to the data endpoint the request names, which only the
+ * replica that chose the nonce can answer.
  *
  * <pre>
- * 0    | type u32 = 1               | version u32 = 3                         |
+ * 0    | type u32 = 1               | version u32 = 4                         |
  * 8    | replica id u64                                                       |
  * 16   | replica nonce (16 bytes)                                             |
  * 32   | next index i64: the replica holds every index below it; -1: no file |
  * 40   | flags u32: 1 sync, 2 encrypt, 4 see BatchProtection | endpoint length u16 (E) | zero u16    |
  * 48   | header length u32 (H)      | descriptor length u32 (D)               |
- * 56   | data endpoint, ASCII host:port (E) | newest file header (H) | expected type layouts (D)     |
- * 56+E+H+D | HMAC-SHA256 of every byte before it (32)                         |
+ * 56   | time i64: the replica's wall clock when it sent the request, ms since 1970 (UTC)  |
+ * 64   | data endpoint, ASCII host:port (E) | newest file header (H) | expected type layouts (D)     |
+ * 64+E+H+D | HMAC-SHA256 of every byte before it (32)                         |
  * </pre>
  *
  * E is at most {@link #MAX_ENDPOINT}, H and D at most 4096 each (0: none). D is the {@link io.blit.queue.TypeLayouts}
@@ -40,12 +43,13 @@ public final class Subscribe {
     static final int ENDPOINT_LENGTH_AT = 44;
     static final int HEADER_LENGTH_AT = 48;
     static final int DESCRIPTOR_LENGTH_AT = 52;
-    static final int VARIABLE_AT = 56;
+    static final int TIME_AT = 56;
+    static final int VARIABLE_AT = 64;
     static final int MIN_LENGTH = VARIABLE_AT + HmacSha256.LENGTH;
 
-    /** What a request says, once its MAC held. */
+    /** What a request says, once its MAC held; {@code time} in ms since 1970 (UTC), by the replica's clock. */
     public record Request(long replicaId, byte[] nonce, long nextIndex, int flags, String endpoint,
-                          byte[] newestHeader, byte[] expectedDescriptor) {
+                          byte[] newestHeader, byte[] expectedDescriptor, long time) {
         public boolean sync() {
             return (flags & FLAG_SYNC) != 0;
         }
@@ -80,6 +84,7 @@ public final class Subscribe {
         buffer.putShort(ENDPOINT_LENGTH_AT + 2, (short) 0, Wire.ORDER);
         buffer.putInt(HEADER_LENGTH_AT, header.length, Wire.ORDER);
         buffer.putInt(DESCRIPTOR_LENGTH_AT, descriptor.length, Wire.ORDER);
+        buffer.putLong(TIME_AT, request.time(), Wire.ORDER);
         int at = VARIABLE_AT;
         buffer.putBytes(at, endpoint);
         at += endpoint.length;
@@ -125,6 +130,20 @@ public final class Subscribe {
         return buffer.getLong(REPLICA_AT, Wire.ORDER);
     }
 
+    /** The time a checked request states, without decoding the rest. */
+    public static long time(DirectBuffer buffer) {
+        return buffer.getLong(TIME_AT, Wire.ORDER);
+    }
+
+    /**
+     * Whether a checked request's time lies within {@link Wire#FRESHNESS_MILLIS} of {@code nowMillis} either way.
+     * {@code nowMillis} is a clock's reading (ms since 1970), far from overflow; the request's time may be anything.
+     */
+    public static boolean fresh(DirectBuffer buffer, long nowMillis) {
+        long time = time(buffer);
+        return time >= nowMillis - Wire.FRESHNESS_MILLIS && time <= nowMillis + Wire.FRESHNESS_MILLIS;
+    }
+
     /** Whether the checked request's nonce equals {@code nonce}. */
     public static boolean hasNonce(DirectBuffer buffer, byte[] nonce) {
         for (int i = 0; i < Wire.NONCE; i++) {
@@ -150,6 +169,7 @@ public final class Subscribe {
         buffer.getBytes(VARIABLE_AT + endpoint + header, descriptorBytes);
         return new Request(buffer.getLong(REPLICA_AT, Wire.ORDER), nonce, buffer.getLong(NEXT_AT, Wire.ORDER),
                 buffer.getInt(FLAGS_AT, Wire.ORDER), new String(endpointBytes, StandardCharsets.US_ASCII),
-                header == 0 ? null : headerBytes, descriptor == 0 ? null : descriptorBytes);
+                header == 0 ? null : headerBytes, descriptor == 0 ? null : descriptorBytes,
+                buffer.getLong(TIME_AT, Wire.ORDER));
     }
 }

@@ -3,7 +3,7 @@ package io.blit.replication.wire;
 import java.nio.ByteOrder;
 
 /**
- * The replication protocol, version 3 (docs/replication.md, "Protocol"): message types and what every message shares.
+ * The replication protocol, version 4 (docs/replication.md, "Protocol"): message types and what every message shares.
  * Each message has one class here that both encodes and decodes it, with its byte diagram: {@link Subscribe},
  * {@link Challenge} (the handshake, HMAC-signed under keys derived from the secret), then the session messages in
  * the {@link Session} envelope (a sequence number and a tag under the session's keys): {@link Confirm},
@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
 public final class Wire {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     /** The protocol version in SUBSCRIBE and CHALLENGE. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final int SUBSCRIBE = 1;
     public static final int CHALLENGE = 2;
@@ -34,6 +34,13 @@ public final class Wire {
     public static final int MAX_MESSAGE = 4 << 20;
     /** The largest message a source takes on its control endpoint (a SUBSCRIBE with the largest header and layout). */
     public static final int MAX_CONTROL_MESSAGE = 16 << 10;
+    /**
+     * How far a SUBSCRIBE's time may lie from the source's clock, either way: a captured request is taken at most
+     * once while its source runs (the source remembers the nonces it took) and never after this long, so that a
+     * restart of the source, which forgets them, reopens no older request to replay. Clocks of source and replicas
+     * must agree within it (NTP).
+     */
+    public static final long FRESHNESS_MILLIS = 30_000;
 
     private Wire() {
     }
