@@ -5,6 +5,7 @@ import io.blit.queue.internal.QueueErrors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A {@link Tailer} with a name whose position survives it: a <b>named consumer</b>. It starts after the last index
@@ -59,17 +60,17 @@ public final class NamedTailer<T> implements AutoCloseable {
     public static final int MAX_NAME_LENGTH = ConsumerSlots.MAX_NAME_LENGTH;
 
     /**
-     * How a named tailer starts when its name is new, and whether it commits by itself. Immutable.
+     * How a named tailer starts when its name is new, and whether it commits by itself. The one way to configure a
+     * named tailer: start from {@link #defaults()} and change what differs, each method returning new options with
+     * that option changed: {@code NamedTailer.Options.defaults().fromEnd().autoCommit(true)}. An option added later
+     * comes with a default that keeps the behaviour of the options without it; there is no public constructor whose
+     * parameter list would grow.
      *
-     * @param start      where a new name starts ({@link Start}); an existing name always resumes after its committed
-     *                   index. The start is recorded at once, as the commit of the index before it, so a tailer that
-     *                   closes before reading resumes there, not at a later end
-     * @param startIndex the first index for {@link Start#INDEX}; 0 otherwise
-     * @param autoCommit whether every successful read commits the message it read ({@link #commit()}) before it
-     *                   returns; default false. A message committed on read and lost with a crash while it is
-     *                   processed is not read again: commit after processing for at-least-once processing
+     * <p>Immutable and thread-safe: no method changes an instance, and an instance may be shared between threads
+     * without synchronisation (its state is reachable only through a final field, never written after construction).
+     * Two instances are {@link #equals equal} when every option is; {@link #toString()} names each.
      */
-    public record Options(Start start, long startIndex, boolean autoCommit) {
+    public static final class Options {
         /** Where a new name starts. */
         public enum Start {
             /** At the first message of the queue (of its oldest file left). */
@@ -80,42 +81,68 @@ public final class NamedTailer<T> implements AutoCloseable {
             INDEX
         }
 
-        /**
-         * Checks that a start index is given with INDEX only.
-         *
-         * @throws NullPointerException     if {@code start} is null
-         * @throws IllegalArgumentException if {@code startIndex} is negative, or not 0 for START and END
-         */
-        public Options {
-            Objects.requireNonNull(start, "start");
-            if (startIndex < 0 || start != Start.INDEX && startIndex != 0) {
-                throw new IllegalArgumentException("start index " + startIndex + " with start " + start
-                        + ": an index >= 0 is given with INDEX only");
-            }
+        private final Values values;
+
+        private Options(Values values) {
+            check(values);
+            this.values = values;
         }
 
         /** {@return options by which a new name starts at the first message, and commits are explicit} */
         public static Options defaults() {
-            return new Options(Start.START, 0, false);
+            return new Options(new Values());
+        }
+
+        /**
+         * {@return where a new name starts ({@link Start})} An existing name always resumes after its committed index.
+         * The start is recorded at once, as the commit of the index before it, so a tailer that closes before reading
+         * resumes there, not at a later end. Default {@link Start#START}.
+         */
+        public Start start() {
+            return values.start;
+        }
+
+        /** {@return the first index for {@link Start#INDEX}; 0 otherwise} */
+        public long startIndex() {
+            return values.startIndex;
+        }
+
+        /**
+         * {@return whether every successful read commits the message it read ({@link #commit()}) before it returns}
+         * Default false. A message committed on read and lost with a crash while it is processed is not read again:
+         * commit after processing for at-least-once processing.
+         */
+        public boolean autoCommit() {
+            return values.autoCommit;
         }
 
         /** {@return these options with a new name starting at the first message of the queue} */
         public Options fromStart() {
-            return new Options(Start.START, 0, autoCommit);
+            return with(v -> {
+                v.start = Start.START;
+                v.startIndex = 0;
+            });
         }
 
         /** {@return these options with a new name starting after the last message committed when it is opened} */
         public Options fromEnd() {
-            return new Options(Start.END, 0, autoCommit);
+            return with(v -> {
+                v.start = Start.END;
+                v.startIndex = 0;
+            });
         }
 
         /**
          * {@return these options with a new name starting at {@code index}}
          *
          * @param index the new name's first index, >= 0
+         * @throws IllegalArgumentException if {@code index} is negative
          */
         public Options from(long index) {
-            return new Options(Start.INDEX, index, autoCommit);
+            return with(v -> {
+                v.start = Start.INDEX;
+                v.startIndex = index;
+            });
         }
 
         /**
@@ -124,7 +151,60 @@ public final class NamedTailer<T> implements AutoCloseable {
          * @param commitEachRead whether every successful read commits ({@link #autoCommit()})
          */
         public Options autoCommit(boolean commitEachRead) {
-            return new Options(start, startIndex, commitEachRead);
+            return with(v -> v.autoCommit = commitEachRead);
+        }
+
+        /** {@return whether {@code other} is options with the same start, start index and auto-commit} */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Options that && values.start == that.values.start
+                    && values.startIndex == that.values.startIndex && values.autoCommit == that.values.autoCommit;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(values.start, values.startIndex, values.autoCommit);
+        }
+
+        /** {@return every option by name, as {@code Options[start=START, startIndex=0, autoCommit=false]}} */
+        @Override
+        public String toString() {
+            return "Options[start=" + values.start + ", startIndex=" + values.startIndex + ", autoCommit="
+                    + values.autoCommit + "]";
+        }
+
+        /** New options: a copy of these values, changed by {@code change}, then checked. */
+        private Options with(Consumer<Values> change) {
+            Values copy = values.copy();
+            change.accept(copy);
+            return new Options(copy);
+        }
+
+        /** Every check in one place: a start index is given with INDEX only. */
+        private static void check(Values values) {
+            if (values.startIndex < 0 || values.start != Start.INDEX && values.startIndex != 0) {
+                throw new IllegalArgumentException("start index " + values.startIndex + " with start " + values.start
+                        + ": an index >= 0 is given with INDEX only");
+            }
+        }
+
+        /**
+         * The options' state, initialised to the defaults. Mutable so that an option method changes a copy instead of
+         * repeating every option; written only before it is handed to the constructor, never after.
+         */
+        private static final class Values implements Cloneable {
+            Start start = Start.START;
+            long startIndex;
+            boolean autoCommit;
+
+            /** A field-by-field copy. */
+            Values copy() {
+                try {
+                    return (Values) clone();
+                } catch (CloneNotSupportedException impossible) {
+                    throw new AssertionError(impossible);
+                }
+            }
         }
     }
 

@@ -5,71 +5,89 @@ import io.blit.queue.MessageTypes;
 import io.blit.queue.TypeLayouts;
 import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Subscribe;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * How a {@link Replica} follows its source.
+ * How a {@link Replica} follows its source. The one way to configure a replica:
+ * {@link #of(String, String, byte[])} with what has no default, then change what differs, each method returning new
+ * options with that one option changed:
  *
- * @param source         the source's control endpoint, {@code host:port}
- * @param endpoint       {@code host:port} this replica receives the source's stream on (UDP)
- * @param secret         the shared secret (at least {@value SecretFile#MIN_BYTES} bytes)
- * @param sync           force every batch to disk before acknowledging it
- * @param expectedLayouts the message types and layouts the replica's readers expect (the source's newest file must
- *                       hold exactly them: same type ids, identical layouts), or null for any
- * @param aeronDir       the directory of an external Aeron media driver, or null for an embedded one
- * @param sourceTimeout  how long the source may be silent before the replica resubscribes
- * @param requireEncryption ask the source to encrypt the batches (AES-256-GCM), and take no session that is not
- *                       encrypted
- * @param privateFiles   whether the replica's directory (if created), its {@code replica-of} marker and its files are
- *                       readable by its user only ({@code io.blit.queue.replica.ReplicaWriter#open(Path, String, boolean)}:
- *                       files {@code rw-------}, directories {@code rwx------}); default false: the process's default
- *                       modes
+ * <pre>{@code
+ * ReplicaOptions options = ReplicaOptions.of("10.0.0.1:7000", "10.0.0.2:7001", secret)
+ *         .sync(true)
+ *         .expectedTypes(types);   // the MessageTypes its readers open the replica with
+ * }</pre>
+ *
+ * <p>An option added later comes with a default that keeps the behaviour of the options without it, so code written
+ * against these methods keeps compiling and linking: there is no public constructor whose parameter list would grow.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li><b>Immutable and thread-safe.</b> No method changes an instance; each option method returns a new one and
+ *       leaves its receiver as it was. An instance may be shared between threads without synchronisation, even
+ *       published by a data race: its state is reachable only through a final field and never written after
+ *       construction.</li>
+ *   <li><b>Checked when set.</b> {@link #of} and every option method throw on a value out of its bounds, so an
+ *       instance always holds valid options.</li>
+ *   <li><b>The secret stays inside.</b> Each instance holds its own copy of the secret; {@link #secret()} returns
+ *       another copy. {@link #equals} compares it in constant time; {@link #hashCode()} and {@link #toString()} leave
+ *       it out (the text shows its length only), so neither a hash table nor a log line reveals it.</li>
+ *   <li><b>Values.</b> Two instances are equal when every option is, the secret's bytes included; expected layouts are
+ *       equal when their encodings ({@link TypeLayouts#encode()}) are, the type ids and layouts a source is asked
+ *       for.</li>
+ * </ul>
  */
-public record ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, TypeLayouts expectedLayouts,
-                             String aeronDir, Duration sourceTimeout, boolean requireEncryption, boolean privateFiles) {
-    /**
-     * Checks the options and copies the secret.
-     *
-     * @throws IllegalArgumentException if an endpoint is not {@code host:port} (a DNS name, an IPv4 address or a
-     *                                  bracketed IPv6 address, and a port from 1 to 65535), or the secret is too short
-     * @throws NullPointerException     if the secret or the source timeout is null
-     */
-    public ReplicaOptions {
-        Endpoint.udp(source);
-        Endpoint.udp(endpoint);
-        Objects.requireNonNull(secret, "secret");
-        SecretFile.requireLength(secret);
-        Objects.requireNonNull(sourceTimeout, "sourceTimeout");
-        secret = secret.clone();
+public final class ReplicaOptions {
+    private final Values values;
+
+    private ReplicaOptions(Values values) {
+        check(values);
+        values.secret = values.secret.clone();
+        this.values = values;
     }
 
     /**
-     * Options that do not require encryption and whose files get the process's default modes.
-     *
-     * @param source          the source's control endpoint, {@code host:port}
-     * @param endpoint        {@code host:port} this replica receives the source's stream on (UDP)
-     * @param secret          the shared secret (at least {@value SecretFile#MIN_BYTES} bytes), copied
-     * @param sync            force every batch to disk before acknowledging it
-     * @param expectedLayouts the message types and layouts the replica's readers expect, or null for any
-     * @param aeronDir        the directory of an external Aeron media driver, or null for an embedded one
-     * @param sourceTimeout   how long the source may be silent before the replica resubscribes
-     */
-    public ReplicaOptions(String source, String endpoint, byte[] secret, boolean sync, TypeLayouts expectedLayouts,
-                          String aeronDir, Duration sourceTimeout) {
-        this(source, endpoint, secret, sync, expectedLayouts, aeronDir, sourceTimeout, false, false);
-    }
-
-    /**
-     * {@return options that are not sync, take any layout, use an embedded driver, resubscribe after 2 s of silence
-     * and create files of default modes}
+     * {@return options that are not sync, take any layout, use an embedded driver, resubscribe after 2 s of silence,
+     * do not require encryption and create files of default modes}
      *
      * @param source   the source's control endpoint, {@code host:port}
      * @param endpoint {@code host:port} this replica receives the source's stream on (UDP)
-     * @param secret   the shared secret (at least {@value SecretFile#MIN_BYTES} bytes), copied
+     * @param secret   the shared secret, at least 32 bytes, copied
+     * @throws IllegalArgumentException if an endpoint is not {@code host:port} (a DNS name, an IPv4 address or a
+     *                                  bracketed IPv6 address, and a port from 1 to 65535), or the secret is shorter
+     *                                  than 32 bytes
+     * @throws NullPointerException     if the secret is null
      */
     public static ReplicaOptions of(String source, String endpoint, byte[] secret) {
-        return new ReplicaOptions(source, endpoint, secret, false, null, null, Duration.ofSeconds(2), false, false);
+        Values initial = new Values();
+        initial.source = source;
+        initial.endpoint = endpoint;
+        initial.secret = secret;
+        return new ReplicaOptions(initial);
+    }
+
+    /** {@return the source's control endpoint, {@code host:port}} */
+    public String source() {
+        return values.source;
+    }
+
+    /** {@return {@code host:port} this replica receives the source's stream on (UDP)} */
+    public String endpoint() {
+        return values.endpoint;
+    }
+
+    /** {@return a copy of the shared secret (at least 32 bytes)} */
+    public byte[] secret() {
+        return values.secret.clone();
+    }
+
+    /** {@return whether the replica forces every batch to disk before acknowledging it} Default false. */
+    public boolean sync() {
+        return values.sync;
     }
 
     /**
@@ -78,8 +96,15 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
      * @param forceBeforeAck whether the replica acknowledges only batches forced to disk ({@link #sync()})
      */
     public ReplicaOptions sync(boolean forceBeforeAck) {
-        return new ReplicaOptions(source, endpoint, secret, forceBeforeAck, expectedLayouts, aeronDir, sourceTimeout,
-                requireEncryption, privateFiles);
+        return with(v -> v.sync = forceBeforeAck);
+    }
+
+    /**
+     * {@return the message types and layouts the replica's readers expect, or null for any (the default)} The
+     * source's newest file must hold exactly them: same type ids, identical layouts.
+     */
+    public TypeLayouts expectedLayouts() {
+        return values.expectedLayouts;
     }
 
     /**
@@ -106,8 +131,12 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
      * @param layouts the type ids and layouts the source's newest file must hold, or null for any
      */
     public ReplicaOptions expectedLayouts(TypeLayouts layouts) {
-        return new ReplicaOptions(source, endpoint, secret, sync, layouts, aeronDir, sourceTimeout, requireEncryption,
-                privateFiles);
+        return with(v -> v.expectedLayouts = layouts);
+    }
+
+    /** {@return the directory of an external Aeron media driver, or null for an embedded one (the default)} */
+    public String aeronDir() {
+        return values.aeronDir;
     }
 
     /**
@@ -116,18 +145,30 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
      * @param dir the directory of an external media driver, or null for an embedded one
      */
     public ReplicaOptions aeronDir(String dir) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, dir, sourceTimeout, requireEncryption,
-                privateFiles);
+        return with(v -> v.aeronDir = dir);
+    }
+
+    /** {@return how long the source may be silent before the replica resubscribes} Default 2 s. */
+    public Duration sourceTimeout() {
+        return values.sourceTimeout;
     }
 
     /**
      * {@return these options with another time the source may be silent before the replica resubscribes}
      *
      * @param timeout how long the source may be silent
+     * @throws NullPointerException if {@code timeout} is null
      */
     public ReplicaOptions sourceTimeout(Duration timeout) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, aeronDir, timeout, requireEncryption,
-                privateFiles);
+        return with(v -> v.sourceTimeout = timeout);
+    }
+
+    /**
+     * {@return whether the replica asks the source to encrypt the batches (AES-256-GCM) and takes no session that is
+     * not encrypted} Default false.
+     */
+    public boolean requireEncryption() {
+        return values.requireEncryption;
     }
 
     /**
@@ -137,8 +178,17 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
      *           encrypt
      */
     public ReplicaOptions requireEncryption(boolean on) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, aeronDir, sourceTimeout, on,
-                privateFiles);
+        return with(v -> v.requireEncryption = on);
+    }
+
+    /**
+     * {@return whether the replica's directory (if created), its {@code replica-of} marker and its files are readable
+     * by its user only} Files {@code rw-------}, directories {@code rwx------}
+     * ({@code io.blit.queue.replica.ReplicaWriter#open(Path, String, boolean)}); default false: the process's default
+     * modes.
+     */
+    public boolean privateFiles() {
+        return values.privateFiles;
     }
 
     /**
@@ -147,24 +197,95 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
      * @param ownerOnly whether what the replica creates is readable by its user only ({@link #privateFiles()})
      */
     public ReplicaOptions privateFiles(boolean ownerOnly) {
-        return new ReplicaOptions(source, endpoint, secret, sync, expectedLayouts, aeronDir, sourceTimeout,
-                requireEncryption, ownerOnly);
+        return with(v -> v.privateFiles = ownerOnly);
     }
 
     /** The flags of this replica's SUBSCRIBE. */
     int subscribeFlags() {
-        return (sync ? Subscribe.FLAG_SYNC : 0) | (requireEncryption ? Subscribe.FLAG_ENCRYPT : 0)
+        return (values.sync ? Subscribe.FLAG_SYNC : 0) | (values.requireEncryption ? Subscribe.FLAG_ENCRYPT : 0)
                 | (BatchProtection.benchmarkPlainAllowed() ? Subscribe.FLAG_BENCHMARK_PLAIN : 0);
     }
 
     /** The expected layouts' encoding ({@link TypeLayouts#encode()}) for SUBSCRIBE, or null for any layout. */
     byte[] expectedDescriptor() {
-        return expectedLayouts == null ? null : expectedLayouts.encode();
+        return values.expectedLayouts == null ? null : values.expectedLayouts.encode();
     }
 
-    /** {@return a copy of the shared secret} */
+    /**
+     * {@return whether {@code other} is replica options with every option equal to this one's, the secret included}
+     */
     @Override
-    public byte[] secret() {
-        return secret.clone();
+    public boolean equals(Object other) {
+        if (!(other instanceof ReplicaOptions that)) {
+            return false;
+        }
+        Values a = values;
+        Values b = that.values;
+        return a.source.equals(b.source) && a.endpoint.equals(b.endpoint) && MessageDigest.isEqual(a.secret, b.secret)
+                && a.sync == b.sync && Arrays.equals(expectedDescriptor(), that.expectedDescriptor())
+                && Objects.equals(a.aeronDir, b.aeronDir) && a.sourceTimeout.equals(b.sourceTimeout)
+                && a.requireEncryption == b.requireEncryption && a.privateFiles == b.privateFiles;
+    }
+
+    /** {@return a hash of every option but the secret} */
+    @Override
+    public int hashCode() {
+        return Objects.hash(values.source, values.endpoint, values.sync, Arrays.hashCode(expectedDescriptor()),
+                values.aeronDir, values.sourceTimeout, values.requireEncryption, values.privateFiles);
+    }
+
+    /** {@return every option by name, the secret as its length only} */
+    @Override
+    public String toString() {
+        return "ReplicaOptions[source=" + values.source + ", endpoint=" + values.endpoint + ", secret=("
+                + values.secret.length + " bytes), sync=" + values.sync + ", expectedLayouts=" + values.expectedLayouts
+                + ", aeronDir=" + values.aeronDir + ", sourceTimeout=" + values.sourceTimeout + ", requireEncryption="
+                + values.requireEncryption + ", privateFiles=" + values.privateFiles + "]";
+    }
+
+    /** New options: a copy of these values, changed by {@code change}, then checked. */
+    private ReplicaOptions with(Consumer<Values> change) {
+        Values copy = values.copy();
+        change.accept(copy);
+        return new ReplicaOptions(copy);
+    }
+
+    /**
+     * Every check of every option, in one place: an option method changes one value of valid options, so what it
+     * throws is about that value.
+     */
+    private static void check(Values values) {
+        Endpoint.udp(values.source);
+        Endpoint.udp(values.endpoint);
+        Objects.requireNonNull(values.secret, "secret");
+        SecretFile.requireLength(values.secret);
+        Objects.requireNonNull(values.sourceTimeout, "sourceTimeout");
+    }
+
+    /**
+     * The options' state, initialised to the defaults (the endpoints and the secret have none). Mutable so that an
+     * option method changes one field of a copy instead of repeating every option; written only before it is handed
+     * to the constructor, never after.
+     */
+    private static final class Values implements Cloneable {
+        String source;
+        String endpoint;
+        /** The constructor replaces it with its own copy, so no two instances, and no caller, share the array. */
+        byte[] secret;
+        boolean sync;
+        TypeLayouts expectedLayouts;
+        String aeronDir;
+        Duration sourceTimeout = Duration.ofSeconds(2);
+        boolean requireEncryption;
+        boolean privateFiles;
+
+        /** A field-by-field copy. */
+        Values copy() {
+            try {
+                return (Values) clone();
+            } catch (CloneNotSupportedException impossible) {
+                throw new AssertionError(impossible);
+            }
+        }
     }
 }
