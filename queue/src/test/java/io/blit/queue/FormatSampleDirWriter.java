@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  *       {@value #CONSUMER} reads messages 0 to {@value #COMMITTED} and commits. The directory holds segment files,
  *       the positions file {@code consumers.blitc} and the writer liveness file {@code writers.blitw}.</li>
  *   <li>{@code raw/}: a raw queue at the same segment size, messages 0 to {@link FormatSampleWriter#RAW_COUNT} - 1
- *       with the payloads {@link #rawPayload} gives (an empty one, one that fills a file's records exactly), message n appended at {@code timeOf(n)}.</li>
+ *       with the payloads {@link #rawPayload} gives (an empty one, one that fills a file's records exactly), message
+ *       n appended at {@code timeOf(n)}.</li>
  * </ul>
  * Both with {@code prepareNextFile(false)}, so that the directories hold only the files the writers published.
  *

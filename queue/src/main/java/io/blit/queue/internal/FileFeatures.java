@@ -45,8 +45,8 @@ public final class FileFeatures {
     public static String byteOrderProblem(int code) {
         int order = code == ORDER_NOT_RECORDED ? ORDER_LITTLE_ENDIAN : code;
         if (order != ORDER_LITTLE_ENDIAN && order != ORDER_BIG_ENDIAN) {
-            return "byte order " + Integer.toUnsignedString(code) + " is not a known code (0: not recorded, little-endian;"
-                    + " 1: little-endian; 2: big-endian)";
+            return "byte order " + Integer.toUnsignedString(code) + " is not a known code (0: not recorded,"
+                    + " little-endian; 1: little-endian; 2: big-endian)";
         }
         if (order != NATIVE_ORDER) {
             return "byte order " + code + " (" + name(order) + "): the file's native-order words are " + name(order)
