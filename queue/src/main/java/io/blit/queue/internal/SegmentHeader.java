@@ -136,7 +136,7 @@ public final class SegmentHeader {
 
     /**
      * The {@link #HEADER_AREA} bytes of a format-1 header (records without times), as builds before format 2 wrote
-     * them: for tests and tools that make such files. Appenders write format 2 ({@link #encodeTypes}).
+     * them: for tests and tools that make such files. Appenders write {@link #FORMAT_VERSION} ({@link #encodeTypes}).
      *
      * @param descriptor the message class's layout, or null for a queue of raw bytes
      * @throws IllegalArgumentException if the descriptor does not fit in the header area
