@@ -16,7 +16,7 @@ import java.util.Objects;
 
 /**
  * A persisted, multi-producer, multi-consumer queue of messages in a directory of memory-mapped segment files
- * (format: {@code docs/queue-design.md}): the field blocks of trivially copyable classes, copied with Blit, of one class
+ * (format: {@code docs/format.md}): the field blocks of trivially copyable classes, copied with Blit, of one class
  * ({@link #open(Path, Class)}) or of several types in one order ({@link #open(Path, MessageTypes)}), or raw byte
  * payloads ({@link #openRaw(Path)}). {@code queue.appender().append(md)}; {@code queue.tailer().readNext(into)} or
  * {@code .read(handler)}; {@code queue.tailer("risk")} resumes after its last commit.
@@ -285,7 +285,7 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     /**
      * {@return the bytes a message occupies in a segment file appenders write now} That is its header word, its time
-     * and its payload, rounded up to a multiple of 8 (format 2: docs/queue-design.md). For sizing segment files.
+     * and its payload, rounded up to a multiple of 8 (docs/format.md, "Records"). For sizing segment files.
      *
      * @param payloadBytes the message's payload length in bytes (a class's block length)
      */

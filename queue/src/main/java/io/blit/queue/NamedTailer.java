@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 /**
  * A {@link Tailer} with a name whose position survives it: a <b>named consumer</b>. It starts after the last index
  * committed under its name, or, for a new name, where its {@link Options} say; {@link #commit()} records the index of
- * the last message read, in the queue's positions file ({@code consumers.blitc}, format: docs/queue-design.md).
+ * the last message read, in the queue's positions file ({@code consumers.blitc}, format: docs/format.md).
  * Obtained from {@link BlitQueue#tailer(String)} and {@link BlitQueue#tailer(String, Options)}.
  *
  * <pre>{@code

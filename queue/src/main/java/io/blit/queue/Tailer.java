@@ -273,7 +273,7 @@ public final class Tailer<T> implements AutoCloseable {
     /**
      * {@return the time (nanoseconds since the epoch, from the queue's clock: {@link QueueClock}) at which the last
      * record read, by any read method, was appended} 0 before the first, or for a record of a file written before
-     * records carried times (format 1: docs/queue-design.md).
+     * records carried times (format 1: docs/format.md).
      */
     public long lastTimeNanos() {
         return lastTime;

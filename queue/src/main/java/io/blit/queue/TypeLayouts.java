@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * The message types of a queue as its files record them: each type id with its layout, no class needed. What a replica
  * tells its source it expects (the handshake compares every type's layout) and what the source holds. Encoded as a
- * type count (u32, little-endian) followed by a format-2 type table ({@code docs/queue-design.md}). Immutable and
- * thread-safe.
+ * type count (u32, little-endian) followed by a type table as segment headers hold it ({@code docs/format.md}, "Type
+ * table"). Immutable and thread-safe.
  */
 public final class TypeLayouts {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

@@ -272,7 +272,7 @@ class NamedTailerTest {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
             queue.tailer("risk").close();
             try (RandomAccessFile file = new RandomAccessFile(ConsumerFile.path(dir).toFile(), "rw")) {
-                file.seek(20); // reserved, covered by the CRC
+                file.seek(56); // reserved, covered by the CRC
                 file.write(1);
             }
             QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> queue.tailer("risk"));

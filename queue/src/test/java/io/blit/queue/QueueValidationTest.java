@@ -61,8 +61,8 @@ class QueueValidationTest {
         flipByte(file, SegmentHeader.CREATED_OFFSET + 3);
         QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
         assertEquals(file, e.file());
-        // format 2: one type-table entry, its id and descriptor length (8 bytes), then the descriptor
-        int headerLength = SegmentHeader.DESCRIPTOR_OFFSET + 8 + new MarketData().layout().descriptor().encodedSize();
+        // format 4: one type-table entry, its id and descriptor length (8 bytes), then the descriptor
+        int headerLength = SegmentHeader.TABLE_OFFSET + 8 + new MarketData().layout().descriptor().encodedSize();
         assertEquals(headerLength, e.offset());
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("at byte " + headerLength)
                 && e.getMessage().contains("checksum"), e.getMessage());

@@ -66,7 +66,7 @@ class HostileSourceTest {
     private static final Duration HANDSHAKE = Duration.ofSeconds(15);
     private static final ByteOrder LE = Wire.ORDER;
 
-    // The queue's record header word (docs/queue-design.md, "Records"), in the byte order of its files.
+    // The queue's record header word (docs/format.md, "Records"), in the byte order of its files.
     private static final ByteOrder WORD_ORDER = ByteOrder.nativeOrder();
     private static final long STATE_MASK = 3L << 62;
     private static final long CLAIMED = 1L << 62;

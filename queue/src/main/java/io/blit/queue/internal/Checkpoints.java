@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The checkpoint area of a segment file: where the records of ordinals 0, 4096, 8192, ... start, so
- * that a seek walks at most 4095 record headers.
+ * that a seek walks at most 4095 record headers (bytes specified in {@code docs/format.md}, "Checkpoints").
  *
  * <pre>
  * 4096   +------------------------------------------------------------------+

@@ -23,25 +23,16 @@ import java.util.zip.CRC32C;
 
 /**
  * The positions file of a queue's named consumers, {@code consumers.blitc} in the queue directory: a 64-byte header,
- * then {@value #SLOTS} slots of 64 bytes (one cache line each), 64 KiB in all. This class creates, validates and maps
- * the file; {@link ConsumerSlots} is the protocol on its slots.
+ * then {@value #SLOTS} slots of 64 bytes (one cache line each), 64 KiB in all; its bytes are specified in
+ * {@code docs/format.md} ("The positions file"). This class creates, validates and maps the file; {@link ConsumerSlots}
+ * is the protocol on its slots.
  *
- * <pre>
- * 0     +---------------------------------------------------------------------------+
- *       | magic "BLITCON\0" (8)          | format version u32 (2) | slot size u32 (64) |
- * 16    | slot count u32 (1023)          | reserved u32 (0)       | created, epoch ns u64 |
- * 32    | creator pid u64                | reserved (20 bytes of 0)                  |
- * 60    |                                                  CRC32C of bytes [0, 60) u32 |
- * 64    +---------------------------------------------------------------------------+
- *       | slot 0 (64 bytes, {@link ConsumerSlots})                                   |
- * 128   | slot 1 ...                                                                |
- * 65536 +---------------------------------------------------------------------------+
- * </pre>
- *
- * Header integers are little-endian (the file must not depend on the platform); the slots' words are native-order,
+ * <p>Header integers are little-endian (the file must not depend on the platform); the slots' words are native-order,
  * like the segment files' record words, because compare-and-set on a mapped segment needs the native aligned
- * {@code long}. The file is mapped from offset 0, so every slot is 64-byte aligned in memory and every word of it
- * 8-byte aligned.
+ * {@code long}: the header records that order ({@link #BYTE_ORDER_OFFSET}, 0 in files of builds that predate the field:
+ * little-endian) and its feature masks ({@link FileFeatures}); a reader refuses a file of another order or with an
+ * unknown incompatible feature. The file is mapped from offset 0, so every slot is 64-byte aligned in memory and every
+ * word of it 8-byte aligned.
  *
  * <p>Creation is all-or-nothing, as for segment files: the complete file (header, zero slots) is written to
  * {@code consumers.blitc.tmp-<owner>-<thread id>} (owner: {@link WriterRegistry#temporaryTag}), forced, and published with {@link Files#createLink}, which fails if
@@ -61,12 +52,19 @@ public final class ConsumerFile {
     public static final int VERSION_OFFSET = 8;
     public static final int SLOT_SIZE_OFFSET = 12;
     public static final int SLOT_COUNT_OFFSET = 16;
+    /** The byte order code of the slots' words ({@link FileFeatures}); 0 (not recorded) reads as little-endian. */
+    public static final int BYTE_ORDER_OFFSET = 20;
     public static final int CREATED_OFFSET = 24;
     public static final int PID_OFFSET = 32;
+    /** Compatible feature bits, u64 ({@link FileFeatures}). */
+    public static final int COMPATIBLE_OFFSET = 40;
+    /** Incompatible feature bits, u64 ({@link FileFeatures}). */
+    public static final int INCOMPATIBLE_OFFSET = 48;
     public static final int CRC_OFFSET = 60;
 
     private static final byte[] MAGIC = "BLITCON\0".getBytes(StandardCharsets.US_ASCII);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final Pattern TEMPORARY = Pattern.compile(Pattern.quote(NAME) + "\\.tmp-(w?\\d+)-\\d+");
 
     private ConsumerFile() {
@@ -132,8 +130,9 @@ public final class ConsumerFile {
     /** The header of a new file: every field above, CRC included. */
     static byte[] header(long createdNanos, long pid) {
         ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-        header.put(MAGIC).putInt(FORMAT_VERSION).putInt(SLOT_SIZE).putInt(SLOTS).putInt(0)
-                .putLong(createdNanos).putLong(pid);
+        header.put(MAGIC).putInt(FORMAT_VERSION).putInt(SLOT_SIZE).putInt(SLOTS).putInt(FileFeatures.NATIVE_ORDER)
+                .putLong(createdNanos).putLong(pid).putLong(FileFeatures.COMPATIBLE_WRITTEN)
+                .putLong(FileFeatures.INCOMPATIBLE_WRITTEN);
         CRC32C crc = new CRC32C();
         crc.update(header.array(), 0, CRC_OFFSET);
         header.putInt(CRC_OFFSET, (int) crc.getValue());
@@ -180,7 +179,10 @@ public final class ConsumerFile {
         }
     }
 
-    /** Checks magic, version, slot size and count against the file's size, and the CRC; returns the slot count. */
+    /**
+     * Checks magic, version, the CRC, byte order and incompatible features, slot size and count against the file's
+     * size; returns the slot count.
+     */
     private static int validate(Path file, MemorySegment mapped, long size) {
         for (int i = 0; i < MAGIC.length; i++) {
             if (mapped.get(ValueLayout.JAVA_BYTE, MAGIC_OFFSET + i) != MAGIC[i]) {
@@ -197,6 +199,14 @@ public final class ConsumerFile {
         if ((int) crc.getValue() != stored) {
             throw corrupt(file, CRC_OFFSET, String.format("header checksum mismatch: CRC32C of bytes [0, %d) is %08x,"
                     + " stored %08x", CRC_OFFSET, (int) crc.getValue(), stored));
+        }
+        String order = FileFeatures.byteOrderProblem(mapped.get(INT, BYTE_ORDER_OFFSET));
+        if (order != null) {
+            throw corrupt(file, BYTE_ORDER_OFFSET, order);
+        }
+        String features = FileFeatures.incompatibleProblem(mapped.get(LONG, INCOMPATIBLE_OFFSET));
+        if (features != null) {
+            throw corrupt(file, INCOMPATIBLE_OFFSET, features);
         }
         int slotSize = mapped.get(INT, SLOT_SIZE_OFFSET);
         if (slotSize != SLOT_SIZE) {

@@ -13,7 +13,8 @@ import java.util.zip.CRC32C;
 
 /**
  * The slots of a mapped positions file ({@link ConsumerFile}) and the protocols on them: creating a named consumer's
- * slot, claiming and releasing it, committing, listing, removing.
+ * slot, claiming and releasing it, committing, listing, removing. Bytes specified in {@code docs/format.md} ("The
+ * positions file").
  *
  * <pre>
  * slot k at 64 + 64k:

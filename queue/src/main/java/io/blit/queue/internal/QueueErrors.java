@@ -37,9 +37,14 @@ public final class QueueErrors {
                 + ", this reader understands " + SegmentHeader.FORMAT_VERSION);
     }
 
-    public static QueueCorruptedException badHeaderLength(Path file, int headerLength) {
+    public static QueueCorruptedException badHeaderLength(Path file, int headerLength, int min) {
         return new QueueCorruptedException(file, SegmentHeader.HEADER_LENGTH_OFFSET, "header length " + headerLength
-                + " outside [" + SegmentHeader.DESCRIPTOR_OFFSET + ", " + (SegmentHeader.HEADER_AREA - 4) + "]");
+                + " outside [" + min + ", " + (SegmentHeader.HEADER_AREA - 4) + "]");
+    }
+
+    /** A valid file this build cannot read: another byte order, or an incompatible feature it does not know. */
+    public static QueueCorruptedException unreadableFile(Path file, long offset, String problem) {
+        return new QueueCorruptedException(file, offset, problem);
     }
 
     public static QueueCorruptedException headerCut(Path file, long available, long needed) {
@@ -219,7 +224,7 @@ public final class QueueErrors {
 
     public static IllegalArgumentException typeTableTooLarge(int types, int length, int room) {
         return new IllegalArgumentException("the layouts of " + types + " message type(s) take " + length
-                + " bytes; a segment file's header holds at most " + room + " (docs/queue-design.md, \"Type table\")");
+                + " bytes; a segment file's header holds at most " + room + " (docs/format.md, \"Type table\")");
     }
 
     public static IllegalArgumentException wrongPayloadLength(long size, int fixed) {

@@ -5,7 +5,9 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * The 64-bit header word that starts every record of a segment file, and the atomic accesses to it.
+ * The 64-bit header word that starts every record of a segment file, and the atomic accesses to it. The diagram below
+ * is this class's descriptor; the specification of the word, with the file around it, is {@code docs/format.md}
+ * ("Records").
  *
  * <pre>
  *  63 62 61 60      54 53             32 31                              0

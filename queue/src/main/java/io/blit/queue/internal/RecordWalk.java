@@ -4,7 +4,7 @@ package io.blit.queue.internal;
  * The record walk: the one algorithm by which every reader of a queue steps from one record to the next — tailers
  * (blocking and not), seeks and the end index, the time lookup, replication's record stream, a replica's resume, and
  * claimers looking for the tail. It is the part of Blit a reader in another language ports first
- * (docs/queue-design.md, "The record walk").
+ * (docs/format.md, "The record walk", which specifies it with the bytes it reads).
  *
  * <h2>The algorithm</h2>
  * <pre>

@@ -13,46 +13,28 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The header of a segment file: offsets of its fields, its encoding and its validation.
+ * The header of a segment file: offsets of its fields, its encoding and its validation. The layout of every format, the
+ * checks a reader makes and the committed samples are specified in {@code docs/format.md} ("Segment files").
  *
- * <pre>
- * 0      +------------------------------------------------------------------+
- *        | magic "BLITQUE\0" (8)            | format version u32 | header length u32 (H) |
- * 16     | segment size u64                 | first message index u64                    |
- * 32     | created, epoch ns u64            | creator pid u64                            |
- * 48     | format 1: descriptor length u32 (0 = raw)  | reserved u32 (0)                 |
- *        | format 2: type count u32 (0 = raw)         | type table length u32            |
- * 56     | format 1: layout descriptor (LayoutDescriptor binary encoding)                |
- *        | format 2: type table, per type in ascending id order:                         |
- *        |           type id u32 | descriptor length u32 | layout descriptor             |
- * H      | CRC32C of bytes [0, H) u32                                                    |
- *        | zeros up to 4096                                                              |
- * 4096   +------------------------------------------------------------------+
- *        | checkpoints ({@link Checkpoints}): u32 positions of ordinals 4096, 8192, ...  |
- * 8192   +------------------------------------------------------------------+
- *        | records ...                                                                   |
- * size   +------------------------------------------------------------------+
- * </pre>
- *
- * All header integers are little-endian. Stateless; thread-safe.
- *
- * <p><b>Versions.</b> Format 1 records one message class (type id 0) or none (raw payloads), and its records carry
- * no time; format 2 a table of up to {@link RecordHeader#MAX_TYPES} types, each under its type id (0 to
- * {@value #MAX_TYPE_ID}) with its layout (none: raw payloads), and every record's body starts with its time
- * ({@link RecordHeader}). Format 3 is format 2 whose record words name the claimer by its writer id
- * ({@link WriterRegistry}) instead of its pid; header, table and records are laid out as in format 2. Appenders write
- * format 3 only; all three are read. The whole table must fit the 4096-byte header area ({@link #fits}).
+ * <p><b>Versions.</b> Appenders write format {@value #FORMAT_VERSION}; formats 1 to 3 are read too. Format 4 records
+ * its byte order and feature masks ({@link FileFeatures}) at {@link #BYTE_ORDER_OFFSET} to {@link #INCOMPATIBLE_OFFSET}
+ * and its type table from {@link #TABLE_OFFSET}; formats 2 and 3 hold the table from {@link #DESCRIPTOR_OFFSET} and no
+ * such fields (their words are little-endian by definition). The whole table must fit the 4096-byte header area
+ * ({@link #fits}). All header integers are little-endian. Stateless; thread-safe.
  *
  * <p><b>Validation.</b> Header bytes come from files and, for a replica, from the network: {@link #decode} and
  * {@link #decodeCopy} check every field before it is used (bounds first, then magic, version, header length, CRC,
- * segment size, first index, descriptor), and any failure is a {@link QueueCorruptedException}; no byte array or file
- * they are given is indexed outside its bounds. A segment size must be a multiple of 4096 in
- * [{@link #MIN_SEGMENT_SIZE}, {@link #MAX_SEGMENT_SIZE}] (12 KiB to 4 GiB): the checkpoint slots hold u32 positions,
- * which address every record of a file of at most 4 GiB (its last record starts at most at 2^32 - 8).
+ * byte order, incompatible features, segment size, first index, descriptor), and any failure is a
+ * {@link QueueCorruptedException}; no byte array or file they are given is indexed outside its bounds. A segment size
+ * must be a multiple of 4096 in [{@link #MIN_SEGMENT_SIZE}, {@link #MAX_SEGMENT_SIZE}] (12 KiB to 4 GiB): the
+ * checkpoint slots hold u32 positions, which address every record of a file of at most 4 GiB (its last record starts
+ * at most at 2^32 - 8).
  */
 public final class SegmentHeader {
-    /** The format version appenders write; formats 1 and 2 are read too (see the class comment). */
-    public static final int FORMAT_VERSION = 3;
+    /** The format version appenders write; formats 1 to 3 are read too (see the class comment). */
+    public static final int FORMAT_VERSION = 4;
+    /** The first format that records its byte order and feature masks. */
+    public static final int FEATURES_FORMAT = 4;
     /** The largest type id a file records (u16, as SBE's template ids). */
     public static final int MAX_TYPE_ID = 0xFFFF;
     public static final int MAGIC_OFFSET = 0;
@@ -66,7 +48,18 @@ public final class SegmentHeader {
     /** Format 2: the number of types (at the place of format 1's descriptor length), then the table's length. */
     public static final int TYPE_COUNT_OFFSET = 48;
     public static final int TYPE_TABLE_LENGTH_OFFSET = 52;
+    /** Formats 1 to 3: where the descriptor (format 1) or type table (formats 2, 3) starts. */
     public static final int DESCRIPTOR_OFFSET = 56;
+    /** Format 4: the byte order code of the file's native-order words ({@link FileFeatures}), u32. */
+    public static final int BYTE_ORDER_OFFSET = 56;
+    /** Format 4: reserved u32, written 0 and ignored by readers. */
+    public static final int RESERVED_OFFSET = 60;
+    /** Format 4: compatible feature bits, u64 ({@link FileFeatures}). */
+    public static final int COMPATIBLE_OFFSET = 64;
+    /** Format 4: incompatible feature bits, u64 ({@link FileFeatures}). */
+    public static final int INCOMPATIBLE_OFFSET = 72;
+    /** Format 4: where the type table starts. */
+    public static final int TABLE_OFFSET = 80;
     /** Bytes of the header area; the header and its CRC must fit in it. */
     public static final int HEADER_AREA = 4096;
     /** Offset of the first record in every segment file. */
@@ -96,7 +89,7 @@ public final class SegmentHeader {
     /**
      * The validated content of a segment file's header.
      *
-     * @param version the format version, 1 to 3
+     * @param version the format version, 1 to {@value #FORMAT_VERSION}
      * @param types   the file's type table, in ascending id order (empty: raw payloads; format 1: one type of id 0)
      */
     public record Info(Path file, long segmentSize, long firstIndex, long createdNanos, long creatorPid, int version,
@@ -123,8 +116,8 @@ public final class SegmentHeader {
     }
 
     /**
-     * The format-2 type table of {@code types} (per type: id, descriptor length, descriptor), the bytes a header holds
-     * from {@link #DESCRIPTOR_OFFSET}; a copy the caller may keep.
+     * The type table of {@code types} (per type: id, descriptor length, descriptor), the bytes a header of format 2 or
+     * later holds from {@link #tableOffset}; a copy the caller may keep.
      */
     public static byte[] typeTable(List<FileType> types) {
         FileType.checkTable(types);
@@ -133,12 +126,17 @@ public final class SegmentHeader {
 
     /** Whether a header recording {@code types} fits the header area (see {@link #encodeTypes}). */
     public static boolean fits(List<FileType> types) {
-        return DESCRIPTOR_OFFSET + tableBytes(types, false).length + 4 <= HEADER_AREA;
+        return TABLE_OFFSET + tableBytes(types, false).length + 4 <= HEADER_AREA;
+    }
+
+    /** {@return where the descriptor or type table of a header of format {@code version} starts} */
+    public static int tableOffset(int version) {
+        return version >= FEATURES_FORMAT ? TABLE_OFFSET : DESCRIPTOR_OFFSET;
     }
 
     /**
      * The {@link #HEADER_AREA} bytes of a format-1 header (records without times), as builds before format 2 wrote
-     * them: for tests and tools that make such files. Appenders write format 2 ({@link #encodeTypes}).
+     * them: for tests and tools that make such files. Appenders write {@link #FORMAT_VERSION} ({@link #encodeTypes}).
      *
      * @param descriptor the message class's layout, or null for a queue of raw bytes
      * @throws IllegalArgumentException if the descriptor does not fit in the header area
@@ -178,9 +176,10 @@ public final class SegmentHeader {
                     + " types");
         }
         byte[] table = tableBytes(types, formatOne);
-        int headerLength = DESCRIPTOR_OFFSET + table.length;
+        int tableOffset = tableOffset(version);
+        int headerLength = tableOffset + table.length;
         if (headerLength + 4 > HEADER_AREA) {
-            throw QueueErrors.typeTableTooLarge(types.size(), table.length, HEADER_AREA - 4 - DESCRIPTOR_OFFSET);
+            throw QueueErrors.typeTableTooLarge(types.size(), table.length, HEADER_AREA - 4 - tableOffset);
         }
         byte[] bytes = new byte[HEADER_AREA];
         MemorySegment s = MemorySegment.ofArray(bytes);
@@ -197,13 +196,18 @@ public final class SegmentHeader {
             s.set(INT, TYPE_COUNT_OFFSET, types.size());
             s.set(INT, TYPE_TABLE_LENGTH_OFFSET, table.length);
         }
-        System.arraycopy(table, 0, bytes, DESCRIPTOR_OFFSET, table.length);
+        if (version >= FEATURES_FORMAT) {
+            s.set(INT, BYTE_ORDER_OFFSET, FileFeatures.NATIVE_ORDER);
+            s.set(LONG, COMPATIBLE_OFFSET, FileFeatures.COMPATIBLE_WRITTEN);
+            s.set(LONG, INCOMPATIBLE_OFFSET, FileFeatures.INCOMPATIBLE_WRITTEN);
+        }
+        System.arraycopy(table, 0, bytes, tableOffset, table.length);
         s.set(INT, headerLength, crc(bytes, headerLength));
         return bytes;
     }
 
     /**
-     * The bytes of a type table from {@link #DESCRIPTOR_OFFSET} on: format 1, the one descriptor (or none); format 2, per
+     * The bytes of a type table from {@link #tableOffset} on: format 1, the one descriptor (or none); format 2 on, per
      * type its id, descriptor length and descriptor. Encoded once per table and kept (at most 64 tables, then all
      * are forgotten): encoding a descriptor converts every name to UTF-8, which cost a roll of a queue of two types
      * ~300 KB of garbage when it was done for every new file.
@@ -248,7 +252,7 @@ public final class SegmentHeader {
         }
         int headerLength = file.get(INT, HEADER_LENGTH_OFFSET);
         if (headerLength < DESCRIPTOR_OFFSET || headerLength > HEADER_AREA - 4) {
-            throw QueueErrors.badHeaderLength(path, headerLength);
+            throw QueueErrors.badHeaderLength(path, headerLength, DESCRIPTOR_OFFSET);
         }
         if (file.byteSize() < headerLength + 4L) {
             throw QueueErrors.headerCut(path, file.byteSize(), headerLength + 4L);
@@ -301,8 +305,9 @@ public final class SegmentHeader {
             throw QueueErrors.badVersion(file, version);
         }
         int headerLength = s.get(INT, HEADER_LENGTH_OFFSET);
-        if (headerLength < DESCRIPTOR_OFFSET || headerLength > HEADER_AREA - 4) {
-            throw QueueErrors.badHeaderLength(file, headerLength);
+        int tableOffset = tableOffset(version);
+        if (headerLength < tableOffset || headerLength > HEADER_AREA - 4) {
+            throw QueueErrors.badHeaderLength(file, headerLength, tableOffset);
         }
         if (header.length < headerLength + 4) {
             throw QueueErrors.headerCut(file, header.length, headerLength + 4);
@@ -312,6 +317,7 @@ public final class SegmentHeader {
         if (stored != computed) {
             throw QueueErrors.badChecksum(file, headerLength, computed, stored);
         }
+        checkFeatures(file, s, version);
         long segmentSize = s.get(LONG, SEGMENT_SIZE_OFFSET);
         if (!isValidSegmentSize(segmentSize)) {
             throw QueueErrors.badSegmentSize(file, segmentSize);
@@ -327,10 +333,28 @@ public final class SegmentHeader {
             throw QueueErrors.firstIndexMismatch(file, firstIndex, expectedFirst);
         }
         List<FileType> types = version == 1 ? decodeFormatOneType(file, s, headerLength)
-                : TypeTableDecoder.decode(file, s.asSlice(0, headerLength), s.get(INT, TYPE_COUNT_OFFSET),
+                : TypeTableDecoder.decode(file, s.asSlice(0, headerLength), tableOffset, s.get(INT, TYPE_COUNT_OFFSET),
                         s.get(INT, TYPE_TABLE_LENGTH_OFFSET));
         return new Info(file, segmentSize, firstIndex, s.get(LONG, CREATED_OFFSET), s.get(LONG, PID_OFFSET), version,
                 types);
+    }
+
+    /**
+     * Refuses a file this machine cannot read: its byte order (not recorded before format 4: little-endian) is not the
+     * native one, or it needs an incompatible feature this build does not know. Compatible features are ignored.
+     */
+    private static void checkFeatures(Path file, MemorySegment s, int version) {
+        boolean recorded = version >= FEATURES_FORMAT;
+        String order = FileFeatures.byteOrderProblem(recorded ? s.get(INT, BYTE_ORDER_OFFSET)
+                : FileFeatures.ORDER_NOT_RECORDED);
+        if (order != null) {
+            throw QueueErrors.unreadableFile(file, recorded ? BYTE_ORDER_OFFSET : VERSION_OFFSET,
+                    recorded ? order : "format " + version + " files are little-endian by definition; " + order);
+        }
+        String features = recorded ? FileFeatures.incompatibleProblem(s.get(LONG, INCOMPATIBLE_OFFSET)) : null;
+        if (features != null) {
+            throw QueueErrors.unreadableFile(file, INCOMPATIBLE_OFFSET, features);
+        }
     }
 
     private static List<FileType> decodeFormatOneType(Path file, MemorySegment s, int headerLength) {

@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes and validates the type table of a format-2 segment header ({@link SegmentHeader}): bytes from a file or the
+ * Decodes and validates the type table of a segment header of format 2 or later ({@link SegmentHeader}; layout in
+ * {@code docs/format.md}, "Type table"): bytes from a file or the
  * network, so every length is checked against the bytes there before it is used. Stateless; thread-safe.
  */
 final class TypeTableDecoder {
@@ -22,7 +23,8 @@ final class TypeTableDecoder {
 
     /**
      * @param header      the header's bytes up to (not including) its CRC; the table fills them from
-     *                    {@link SegmentHeader#DESCRIPTOR_OFFSET} to the end
+     *                    {@code tableOffset} to the end
+     * @param tableOffset where the table starts ({@link SegmentHeader#tableOffset})
      * @param count       the type count the header states
      * @param tableLength the table length the header states
      * @throws QueueCorruptedException naming the file and the offset of the first problem: a count above
@@ -31,18 +33,18 @@ final class TypeTableDecoder {
      *                                 {@link SegmentHeader#MAX_TYPE_ID}, a descriptor that is invalid or not exactly
      *                                 its stated length
      */
-    static List<FileType> decode(Path file, MemorySegment header, int count, int tableLength) {
+    static List<FileType> decode(Path file, MemorySegment header, int tableOffset, int count, int tableLength) {
         long end = header.byteSize();
         if (count < 0 || count > RecordHeader.MAX_TYPES) {
             throw corrupt(file, SegmentHeader.TYPE_COUNT_OFFSET, "type count " + count + " is not in [0, "
                     + RecordHeader.MAX_TYPES + "] (0: raw payloads)");
         }
-        if (tableLength != end - SegmentHeader.DESCRIPTOR_OFFSET) {
+        if (tableLength != end - tableOffset) {
             throw corrupt(file, SegmentHeader.TYPE_TABLE_LENGTH_OFFSET, "type table length " + tableLength
                     + " does not match header length " + end);
         }
         List<FileType> types = new ArrayList<>(count);
-        long at = SegmentHeader.DESCRIPTOR_OFFSET;
+        long at = tableOffset;
         for (int i = 0; i < count; i++) {
             if (at + 8 > end) {
                 throw corrupt(file, at, "type table ends inside entry " + i + " of " + count);

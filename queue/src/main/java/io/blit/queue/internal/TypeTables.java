@@ -18,6 +18,6 @@ public final class TypeTables {
      * @throws io.blit.queue.QueueCorruptedException saying why it does not decode
      */
     public static List<FileType> decode(MemorySegment header, int count, int tableLength) {
-        return TypeTableDecoder.decode(NOT_A_FILE, header, count, tableLength);
+        return TypeTableDecoder.decode(NOT_A_FILE, header, SegmentHeader.DESCRIPTOR_OFFSET, count, tableLength);
     }
 }

@@ -24,15 +24,11 @@ import java.util.Set;
  * (containers sharing a volume of one host), after pid reuse, and when two processes share a pid number.
  *
  * <h2>The file</h2>
- * <pre>
- * 0      magic "BLITWRT\0" (8) | format version u32 (1) | reserved u32 (0)
- * 16     next writer id u64 (little-endian): read and advanced only while holding the lock of bytes [16, 24)
- * 24     reserved (0) up to 64
- * 4096   writer info, 1024 entries of 32 bytes, entry of id i at 4096 + (i mod 1024) * 32 (little-endian):
- *        writer id u64 | pid u64 (in the writer's pid namespace) | start, epoch ms u64 | reserved u64
- *        (for messages only: it names a writer's pid; never used to decide liveness)
- * 65536  lock area: byte 65536 + i stands for writer id i (1 to 2^22 - 1); never written, only locked
- * </pre>
+ * A 64-byte little-endian header (magic {@code "BLITWRT\0"}, format version {@value #FORMAT_VERSION}, byte order and
+ * feature masks as every Blit header has them ({@link FileFeatures}), the next writer id at [16, 24)), writer info
+ * entries from 4096 (for messages only: a writer's pid; never used to decide liveness), and from 65536 a lock area in
+ * which byte {@code 65536 + i} stands for writer id i and is never written, only locked. Every byte is specified in
+ * {@code docs/format.md} ("Writer liveness").
  *
  * <h2>The algorithm</h2>
  * <ul>
@@ -72,7 +68,11 @@ public final class WriterRegistry {
     public static final long MAX_ID = RecordHeader.WRITER_MASK;
     static final byte[] MAGIC = {'B', 'L', 'I', 'T', 'W', 'R', 'T', 0};
     static final int FORMAT_VERSION = 1;
+    /** The byte order code of the writer that created the file ({@link FileFeatures}); 0: not recorded. */
+    static final int BYTE_ORDER_OFFSET = 12;
     static final long COUNTER_OFFSET = 16;
+    static final int COMPATIBLE_OFFSET = 24;
+    static final int INCOMPATIBLE_OFFSET = 32;
     static final int HEADER_LENGTH = 64;
     static final long INFO_OFFSET = 4096;
     static final int INFO_ENTRIES = 1024;
@@ -319,7 +319,9 @@ public final class WriterRegistry {
     private long readOrInitHeader(FileChannel ch) throws IOException {
         if (ch.size() < HEADER_LENGTH) {
             ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN)
-                    .put(MAGIC).putInt(FORMAT_VERSION).putInt(0).putLong(1).position(HEADER_LENGTH).flip();
+                    .put(MAGIC).putInt(FORMAT_VERSION).putInt(FileFeatures.NATIVE_ORDER).putLong(1)
+                    .putLong(FileFeatures.COMPATIBLE_WRITTEN).putLong(FileFeatures.INCOMPATIBLE_WRITTEN)
+                    .position(HEADER_LENGTH).flip();
             writeFully(ch, header, 0);
             return 1;
         }
@@ -337,6 +339,14 @@ public final class WriterRegistry {
         if (version != FORMAT_VERSION) {
             throw QueueErrors.badWriterRegistry(file, 8, "format version " + version + ", this build understands "
                     + FORMAT_VERSION);
+        }
+        String order = FileFeatures.byteOrderProblem(header.getInt(BYTE_ORDER_OFFSET));
+        if (order != null) {
+            throw QueueErrors.badWriterRegistry(file, BYTE_ORDER_OFFSET, order);
+        }
+        String features = FileFeatures.incompatibleProblem(header.getLong(INCOMPATIBLE_OFFSET));
+        if (features != null) {
+            throw QueueErrors.badWriterRegistry(file, INCOMPATIBLE_OFFSET, features);
         }
         return header.getLong((int) COUNTER_OFFSET);
     }

@@ -237,7 +237,7 @@ public final class RecordStream implements AutoCloseable {
         return lastEvent == FILE ? cursor.firstIndex() : cursor.index();
     }
 
-    /** {@return the {@link #RECORD}'s 64-bit header word as stored} Format: docs/queue-design.md, "Records". */
+    /** {@return the {@link #RECORD}'s 64-bit header word as stored} Format: docs/format.md, "Records". */
     public long word() {
         return word;
     }

@@ -366,7 +366,7 @@ public final class ReplicaWriter implements AutoCloseable {
     }
 
     /**
-     * {@return whether {@code word} is the padding word that ends a file} Format: docs/queue-design.md, "Records".
+     * {@return whether {@code word} is the padding word that ends a file} Format: docs/format.md, "Records".
      *
      * @param word a record header word, as {@link RecordStream#word()} gives it
      */

@@ -43,7 +43,10 @@ class SegmentHeaderFuzzTest {
             SegmentHeader.DESCRIPTOR_OFFSET + 6, SegmentHeader.DESCRIPTOR_OFFSET + 8, SegmentHeader.DESCRIPTOR_OFFSET + 12,
             SegmentHeader.DESCRIPTOR_OFFSET + 16, SegmentHeader.DESCRIPTOR_OFFSET + 37, 60, 64, 100,
             SegmentHeader.TYPE_TABLE_LENGTH_OFFSET, SegmentHeader.DESCRIPTOR_OFFSET + 8 + MARKET_DATA.encodedSize(),
-            SegmentHeader.DESCRIPTOR_OFFSET + 12 + MARKET_DATA.encodedSize()};
+            SegmentHeader.DESCRIPTOR_OFFSET + 12 + MARKET_DATA.encodedSize(), SegmentHeader.BYTE_ORDER_OFFSET,
+            SegmentHeader.COMPATIBLE_OFFSET, SegmentHeader.INCOMPATIBLE_OFFSET, SegmentHeader.INCOMPATIBLE_OFFSET + 7,
+            SegmentHeader.TABLE_OFFSET, SegmentHeader.TABLE_OFFSET + 4, SegmentHeader.TABLE_OFFSET + 8 + 6,
+            SegmentHeader.TABLE_OFFSET + 8 + MARKET_DATA.encodedSize()};
 
     @Property
     void anyBytesDecodeOrAreCorrupt(@ForAll @Size(max = 5000) byte[] bytes, @ForAll long fileSize,
@@ -120,13 +123,14 @@ class SegmentHeaderFuzzTest {
         assertEquals(le64(bytes, SegmentHeader.CREATED_OFFSET), info.createdNanos());
         assertEquals(le64(bytes, SegmentHeader.PID_OFFSET), info.creatorPid());
         int headerLength = le32(bytes, SegmentHeader.HEADER_LENGTH_OFFSET);
-        assertEquals(headerLength == SegmentHeader.DESCRIPTOR_OFFSET, info.raw());
+        int tableOffset = SegmentHeader.tableOffset(info.version());
+        assertEquals(headerLength == tableOffset, info.raw());
         assertEquals(le32(bytes, SegmentHeader.VERSION_OFFSET), info.version());
         int table = 0;
         for (FileType type : info.types()) {
             table += type.descriptor().encodedSize() + (info.version() == 1 ? 0 : 8);
         }
-        assertEquals(headerLength - SegmentHeader.DESCRIPTOR_OFFSET, table, "the table fills the header exactly");
+        assertEquals(headerLength - tableOffset, table, "the table fills the header exactly");
         assertTrue(info.version() >= 2 || info.types().size() <= 1, "format 1 holds one type at most");
     }
 
@@ -143,7 +147,7 @@ class SegmentHeaderFuzzTest {
 
     @Provide
     Arbitrary<List<Mutation>> edits() {
-        return Mutation.of(SegmentHeader.DESCRIPTOR_OFFSET + 16 + MARKET_DATA.encodedSize() + QUOTE.encodedSize() + 4,
+        return Mutation.of(SegmentHeader.TABLE_OFFSET + 16 + MARKET_DATA.encodedSize() + QUOTE.encodedSize() + 4,
                         FIELDS).list().ofMinSize(1)
                 .ofMaxSize(4);
     }
