@@ -165,7 +165,8 @@ public final class Replica implements AutoCloseable {
              ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
             writer = replicaWriter;
             held = writer.nextIndex();
-            data = aeron.aeron().addSubscription(Endpoint.udp(options.endpoint()), AeronConnection.DATA_STREAM);
+            data = aeron.aeron().addSubscription(AeronConnection.subscriptionChannel(options.endpoint()),
+                    AeronConnection.DATA_STREAM);
             control = aeron.aeron().addExclusivePublication(Endpoint.udp(options.source()),
                     AeronConnection.CONTROL_STREAM);
             FragmentAssembler assembler = new FragmentAssembler(this::onData);

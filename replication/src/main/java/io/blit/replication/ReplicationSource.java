@@ -83,7 +83,7 @@ public final class ReplicationSource implements AutoCloseable {
         AeronConnection opened = null;
         try {
             opened = AeronConnection.open(options.aeronDir(), dir, "source");
-            this.control = opened.aeron().addSubscription(Endpoint.udp(options.control()),
+            this.control = opened.aeron().addSubscription(AeronConnection.subscriptionChannel(options.control()),
                     AeronConnection.CONTROL_STREAM);
         } catch (RuntimeException e) { // a refused driver directory, a driver timeout: nothing stays open
             if (opened != null) {
