@@ -105,7 +105,6 @@ public final class Replica implements AutoCloseable {
      */
     public static Replica start(Path dir, ReplicaOptions options) {
         Replica replica = new Replica(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options"));
-        ReplicationSource.warnIfBenchmarkPlain();
         replica.thread.start();
         return replica;
     }
@@ -292,7 +291,6 @@ public final class Replica implements AutoCloseable {
         boolean opened = type != Wire.BATCH ? Session.open(in, length, fromSource) : switch (protection) {
             case AUTHENTICATED -> Session.open(in, length, fromSource);
             case ENCRYPTED -> Session.openEncrypted(in, length, fromSource);
-            case UNAUTHENTICATED_FOR_BENCHMARKS -> true;
         };
         if (!opened) {
             drops.count(DropReason.FORGED, peerOf(header));
@@ -336,9 +334,6 @@ public final class Replica implements AutoCloseable {
                 BatchProtection offered = Accept.protection(in);
                 if (options.requireEncryption() && offered != BatchProtection.ENCRYPTED) {
                     return "an unencrypted session to a replica that requires encryption";
-                }
-                if (offered == BatchProtection.UNAUTHENTICATED_FOR_BENCHMARKS && !BatchProtection.benchmarkPlainAllowed()) {
-                    return "unauthenticated batches, which this replica's JVM does not allow";
                 }
                 protection = offered;
                 state = State.STREAMING;

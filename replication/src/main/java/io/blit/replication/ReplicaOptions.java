@@ -3,7 +3,6 @@ package io.blit.replication;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.MessageTypes;
 import io.blit.queue.TypeLayouts;
-import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Subscribe;
 import java.time.Duration;
 import java.util.Objects;
@@ -153,8 +152,7 @@ public record ReplicaOptions(String source, String endpoint, byte[] secret, bool
 
     /** The flags of this replica's SUBSCRIBE. */
     int subscribeFlags() {
-        return (sync ? Subscribe.FLAG_SYNC : 0) | (requireEncryption ? Subscribe.FLAG_ENCRYPT : 0)
-                | (BatchProtection.benchmarkPlainAllowed() ? Subscribe.FLAG_BENCHMARK_PLAIN : 0);
+        return (sync ? Subscribe.FLAG_SYNC : 0) | (requireEncryption ? Subscribe.FLAG_ENCRYPT : 0);
     }
 
     /** The expected layouts' encoding ({@link TypeLayouts#encode()}) for SUBSCRIBE, or null for any layout. */

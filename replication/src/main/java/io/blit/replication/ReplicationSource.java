@@ -7,7 +7,6 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.BlitQueue;
 import io.blit.replication.wire.Ack;
-import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Challenge;
 import io.blit.replication.wire.Confirm;
 import io.blit.replication.wire.HmacSha256;
@@ -120,18 +119,9 @@ public final class ReplicationSource implements AutoCloseable {
     public static ReplicationSource start(Path dir, SourceOptions options) {
         ReplicationSource source = new ReplicationSource(Objects.requireNonNull(dir, "dir"),
                 Objects.requireNonNull(options, "options"));
-        warnIfBenchmarkPlain();
         source.controlThread.start();
         LOG.log(System.Logger.Level.INFO, "serving queue " + dir + " on " + options.control());
         return source;
-    }
-
-    /** Says so, loudly, when this JVM allows sessions whose batches are not authenticated (benchmarks only). */
-    static void warnIfBenchmarkPlain() {
-        if (BatchProtection.benchmarkPlainAllowed()) {
-            LOG.log(System.Logger.Level.WARNING, BatchProtection.BENCHMARK_PROPERTY + " is set: replication batches to"
-                    + " and from peers that set it too are NOT authenticated (for benchmarks only)");
-        }
     }
 
     /**

@@ -73,9 +73,7 @@ final class SourceSession implements Runnable {
         this.start = start;
         this.refusal = refusal;
         this.controlSession = controlSession;
-        this.protection = encrypted ? BatchProtection.ENCRYPTED
-                : request.benchmarkPlain() && BatchProtection.benchmarkPlainAllowed()
-                ? BatchProtection.UNAUTHENTICATED_FOR_BENCHMARKS : BatchProtection.AUTHENTICATED;
+        this.protection = encrypted ? BatchProtection.ENCRYPTED : BatchProtection.AUTHENTICATED;
         this.options = options;
         this.committed = Math.max(request.nextIndex(), start);
         this.forced = committed;
@@ -151,7 +149,6 @@ final class SourceSession implements Runnable {
                 offer(switch (protection) {
                     case ENCRYPTED -> Session.sealEncrypted(buffer, length, toReplica);
                     case AUTHENTICATED -> Session.seal(buffer, length, toReplica);
-                    case UNAUTHENTICATED_FOR_BENCHMARKS -> length + Sealer.TAG; // the tag's bytes unset, never read
                 });
                 lastSent = now;
                 idle.reset();
