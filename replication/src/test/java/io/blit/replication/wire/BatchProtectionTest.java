@@ -19,9 +19,9 @@ class BatchProtectionTest {
 
     @Test
     void anAcceptOfUnprotectedBatchesIsMalformed() {
-        Sealer sealer = new Sealer(Keys.session(SECRET, new byte[Wire.NONCE], new byte[Wire.NONCE])[0]);
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[Accept.LENGTH]);
-        for (BatchProtection protection : BatchProtection.values()) {
+        for (BatchProtection protection : BatchProtection.values()) { // an ACCEPT is sequence 0: one per key
+            Sealer sealer = new Sealer(Keys.session(SECRET, new byte[Wire.NONCE], new byte[Wire.NONCE])[0]);
             assertEquals(Accept.LENGTH, Accept.encode(buffer, 7, protection, sealer));
             assertTrue(Accept.wellFormed(buffer, Accept.LENGTH), protection.name());
             assertEquals(protection, Accept.protection(buffer));
