@@ -38,6 +38,65 @@ class ReplicaWriterTest {
     @TempDir
     Path replica;
 
+    @TempDir
+    Path outside;
+
+    @Test
+    void aReplicaOfMarkerPlantedAsALinkIsRefusedAndItsTargetKept() throws IOException {
+        Path precious = Files.writeString(outside.resolve("precious"), "precious");
+        Files.createSymbolicLink(replica.resolve("replica-of"), precious);
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> ReplicaWriter.open(replica, "test").close());
+
+        assertTrue(refused.getMessage().contains("replica-of") && refused.getMessage().contains("symbolic link")
+                && refused.getMessage().contains(precious.toString()), refused.getMessage());
+        assertEquals("precious", Files.readString(precious), "nothing written through the link");
+    }
+
+    @Test
+    void aLinkPlantedAsTheNextSegmentFileIsRefusedAndItsTargetKept() throws IOException {
+        appendMarketData(0, 2_000, -1);
+        long[] firsts = SegmentFiles.list(source);
+        assertTrue(firsts.length > 2, "the source rolled");
+        Path precious = Files.writeString(outside.resolve("precious"), "precious");
+        Path missing = outside.resolve("missing");
+        copy(0, firsts[1] - 1);
+        for (Path target : List.of(precious, missing)) {
+            Path planted = SegmentFiles.path(replica, firsts[1]);
+            IllegalStateException atRoll = assertThrows(IllegalStateException.class, () -> {
+                try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
+                     ReplicaWriter writer = ReplicaWriter.open(replica, "test");
+                     RecordStream stream = RecordStream.open(queue, writer.nextIndex())) {
+                    Files.createSymbolicLink(planted, target); // while the replica runs, before it rolls
+                    for (int event = stream.poll(); event != RecordStream.NONE; event = stream.poll()) {
+                        if (event == RecordStream.FILE) {
+                            writer.startFile(stream.fileHeader());
+                        } else {
+                            writer.write(stream.word(), stream.payload());
+                        }
+                    }
+                }
+            });
+            assertTrue(atRoll.getMessage().contains(planted.toString())
+                    && atRoll.getMessage().contains("symbolic link"), atRoll.getMessage());
+            IllegalStateException atOpen = assertThrows(IllegalStateException.class,
+                    () -> ReplicaWriter.open(replica, "test").close());
+            assertTrue(atOpen.getMessage().contains(planted.toString())
+                    && atOpen.getMessage().contains("symbolic link"), atOpen.getMessage());
+            assertEquals("precious", Files.readString(precious), "nothing written through the link");
+            assertTrue(Files.notExists(missing, java.nio.file.LinkOption.NOFOLLOW_LINKS), "nothing created through it");
+            Files.delete(planted);
+        }
+        long next;
+        try (ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
+            next = writer.nextIndex();
+        }
+        assertTrue(next >= firsts[1] - 1, "what it held stays held: " + next);
+        copy(next, Long.MAX_VALUE);
+        assertIdenticalFiles();
+    }
+
     @Test
     void copiesEveryFileByteForByteAcrossRollsAndAnAbandonedRecord() throws IOException {
         appendMarketData(0, 2_000, 700);

@@ -25,12 +25,13 @@ final class AeronConnection implements AutoCloseable {
     static final int SOCKET_BUFFER = 2 << 20;
 
     /**
-     * Appended to the source's control channel and a replica's data channel: every image (one per sending Aeron
-     * session) is a sparse file, whose pages take memory only as the sender fills them. Its size is the sender's
-     * term length times three (Aeron's default term 16 MiB, at most 1 GiB); the largest message it carries is an
-     * eighth of a term, at most 16 MiB (2 MiB at the default term), which {@link BoundedAssembler} bounds further.
+     * The channel parameter of every subscription: the log of each image (one per sender, of three terms of the
+     * sender's term length, which Aeron takes from the sender's SETUP: up to 3 GiB) is a sparse file, so that a
+     * stranger's image costs the memory of what it sends, not of the term length it names. The largest message an
+     * image carries is an eighth of a term, at most 16 MiB (2 MiB at Aeron's default term of 16 MiB), which
+     * {@link BoundedAssembler} bounds further.
      */
-    static final String SPARSE = "|sparse=true";
+    static final String SPARSE_IMAGES = "|sparse=true";
 
     /** How long a driver directory must be untouched before another embedded driver deletes it. */
     static final long STALE_MILLIS = DriverDirectories.STALE_MILLIS;
@@ -86,6 +87,15 @@ final class AeronConnection implements AutoCloseable {
     private static String driverName(Path queueDir, String role) {
         String path = queueDir.toAbsolutePath().normalize().toString();
         return role + "-" + Long.toHexString(path.hashCode() & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * {@return the channel to subscribe to {@code endpoint} with: its UDP channel, images sparse}
+     *
+     * @throws IllegalArgumentException if {@code endpoint} is not {@code host:port} ({@link Endpoint})
+     */
+    static String subscriptionChannel(String endpoint) {
+        return Endpoint.udp(endpoint) + SPARSE_IMAGES;
     }
 
     Aeron aeron() {

@@ -28,16 +28,18 @@ import java.util.Set;
  * say); inside a directory that only its user can write, nobody else can.
  *
  * <ul>
- *   <li>The private directory is created with mode {@code rwx------}. If it exists it must be a real directory (not a
- *       link), owned by the user this JVM runs as, and writable by nobody else (no group or other write bit); else
- *       every embedded driver is refused with {@link IllegalStateException} naming the directory, its owner and
- *       mode and what to do.</li>
+ *   <li>The private directory is created with mode {@code rwx------}, and so is each missing directory above it. If
+ *       it exists it must be a real directory (not a link), owned by the user this JVM runs as, and writable by
+ *       nobody else (no group or other write bit); else every embedded driver is refused with
+ *       {@link IllegalStateException} naming the directory, its owner and mode and what to do. One that group or
+ *       others may only read or enter is given mode {@code rwx------} before any driver starts in it: nobody but its
+ *       user ever reaches a driver's files, from before the driver creates them.</li>
  *   <li>{@link #prepare} deletes what processes killed with their driver left there: each directory owned by this
  *       user that has not changed for {@link #STALE_MILLIS} and whose driver's heartbeat is as old (a live driver
  *       heartbeats every few milliseconds), and each such link. It never follows a link: a link is deleted as a link,
  *       and a directory is walked without following the links in it.</li>
- *   <li>{@link #restrictToOwner} gives a launched driver's directory mode {@code rwx------} (Aeron creates it with
- *       the umask's mode; the private directory around it keeps others out meanwhile).</li>
+ *   <li>{@link #restrictToOwner} gives a launched driver's directory mode {@code rwx------} (Aeron deletes and
+ *       creates it itself, with the umask's mode; the private directory around it keeps others out meanwhile).</li>
  * </ul>
  *
  * <p>On a file system without POSIX permissions (Windows, where Aeron's default directory lies in the user's own
@@ -122,11 +124,11 @@ public final class DriverDirectories {
         }
     }
 
-    /** The private directory, created (mode {@code rwx------}) or checked. */
+    /** The private directory, created (mode {@code rwx------}, as each missing directory above it) or checked. */
     static Path privateParent() {
         Path parent = parent();
         try {
-            Files.createDirectories(parent.getParent());
+            createOwnerOnly(parent.getParent());
             if (posix(parent.getParent())) {
                 Files.createDirectory(parent, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
                 Files.setPosixFilePermissions(parent, OWNER_ONLY); // exactly rwx------, whatever the umask
@@ -135,9 +137,46 @@ public final class DriverDirectories {
             }
             return parent;
         } catch (FileAlreadyExistsException exists) {
-            return checked(parent);
+            return restricted(checked(parent));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the embedded Aeron drivers' directory " + parent, e);
+        }
+    }
+
+    /** Creates {@code dir} and each missing directory above it with mode {@code rwx------}, whatever the umask. */
+    private static void createOwnerOnly(Path dir) throws IOException {
+        if (dir == null || Files.isDirectory(dir)) {
+            return;
+        }
+        createOwnerOnly(dir.getParent());
+        try {
+            if (posix(dir.getParent() == null ? dir : dir.getParent())) {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+                Files.setPosixFilePermissions(dir, OWNER_ONLY);
+            } else {
+                Files.createDirectory(dir);
+            }
+        } catch (FileAlreadyExistsException raced) {
+            // another process created it meanwhile: it is checked where it matters, at the private directory
+        }
+    }
+
+    /**
+     * A checked private directory that group or others may read or enter (but not write), given mode
+     * {@code rwx------}: its user owns it, and what drivers keep in it is nobody else's to read.
+     */
+    private static Path restricted(Path parent) {
+        try {
+            if (posix(parent) && !Files.readAttributes(parent, PosixFileAttributes.class, NOFOLLOW).permissions()
+                    .equals(OWNER_ONLY)) {
+                Files.setPosixFilePermissions(parent, OWNER_ONLY);
+                LOG.log(System.Logger.Level.INFO, "gave the embedded Aeron drivers' directory " + parent
+                        + " mode rwx------: group or others could read it");
+            }
+            return parent;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restrict the embedded Aeron drivers' directory " + parent
+                    + " to its owner", e);
         }
     }
 

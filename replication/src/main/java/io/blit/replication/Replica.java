@@ -121,7 +121,6 @@ public final class Replica implements AutoCloseable {
     static Replica start(Path dir, ReplicaOptions options, LongSupplier wallClock) {
         Replica replica = new Replica(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options"),
                 wallClock);
-        ReplicationSource.warnIfBenchmarkPlain();
         replica.thread.start();
         return replica;
     }
@@ -185,7 +184,7 @@ public final class Replica implements AutoCloseable {
             BoundedAssembler assembler = new BoundedAssembler(this::onData,
                     session -> state != State.HANDSHAKE && session == sessionId,
                     (reason, header) -> drops.count(reason, peerOf(header)), 1, Wire.MAX_MESSAGE);
-            data = aeron.aeron().addSubscription(Endpoint.udp(options.endpoint()) + AeronConnection.SPARSE,
+            data = aeron.aeron().addSubscription(AeronConnection.subscriptionChannel(options.endpoint()),
                     AeronConnection.DATA_STREAM, image -> { }, assembler::onUnavailableImage);
             assembler.pollsFor(data);
             control = aeron.aeron().addExclusivePublication(Endpoint.udp(options.source()),
@@ -334,7 +333,6 @@ public final class Replica implements AutoCloseable {
         boolean opened = type != Wire.BATCH ? Session.open(in, length, fromSource) : switch (protection) {
             case AUTHENTICATED -> Session.open(in, length, fromSource);
             case ENCRYPTED -> Session.openEncrypted(in, length, fromSource);
-            case UNAUTHENTICATED_FOR_BENCHMARKS -> true;
         };
         if (!opened) {
             drops.count(DropReason.FORGED, peerOf(header));
@@ -378,9 +376,6 @@ public final class Replica implements AutoCloseable {
                 BatchProtection offered = Accept.protection(in);
                 if (options.requireEncryption() && offered != BatchProtection.ENCRYPTED) {
                     return "an unencrypted session to a replica that requires encryption";
-                }
-                if (offered == BatchProtection.UNAUTHENTICATED_FOR_BENCHMARKS && !BatchProtection.benchmarkPlainAllowed()) {
-                    return "unauthenticated batches, which this replica's JVM does not allow";
                 }
                 protection = offered;
                 state = State.STREAMING;

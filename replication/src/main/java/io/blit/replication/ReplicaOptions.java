@@ -3,7 +3,6 @@ package io.blit.replication;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.MessageTypes;
 import io.blit.queue.TypeLayouts;
-import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Subscribe;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -202,8 +201,7 @@ public final class ReplicaOptions {
 
     /** The flags of this replica's SUBSCRIBE. */
     int subscribeFlags() {
-        return (values.sync ? Subscribe.FLAG_SYNC : 0) | (values.requireEncryption ? Subscribe.FLAG_ENCRYPT : 0)
-                | (BatchProtection.benchmarkPlainAllowed() ? Subscribe.FLAG_BENCHMARK_PLAIN : 0);
+        return (values.sync ? Subscribe.FLAG_SYNC : 0) | (values.requireEncryption ? Subscribe.FLAG_ENCRYPT : 0);
     }
 
     /** The expected layouts' encoding ({@link TypeLayouts#encode()}) for SUBSCRIBE, or null for any layout. */

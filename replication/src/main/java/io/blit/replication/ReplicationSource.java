@@ -6,7 +6,6 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.BlitQueue;
 import io.blit.replication.wire.Ack;
-import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.wire.Challenge;
 import io.blit.replication.wire.Confirm;
 import io.blit.replication.wire.HmacSha256;
@@ -93,7 +92,7 @@ public final class ReplicationSource implements AutoCloseable {
         AeronConnection opened = null;
         try {
             opened = AeronConnection.open(options.aeronDir(), dir, "source");
-            this.control = opened.aeron().addSubscription(Endpoint.udp(options.control()) + AeronConnection.SPARSE,
+            this.control = opened.aeron().addSubscription(AeronConnection.subscriptionChannel(options.control()),
                     AeronConnection.CONTROL_STREAM, image -> { }, assembler::onUnavailableImage);
             assembler.pollsFor(control);
         } catch (RuntimeException e) { // a refused driver directory, a driver timeout: nothing stays open
@@ -136,18 +135,9 @@ public final class ReplicationSource implements AutoCloseable {
     static ReplicationSource start(Path dir, SourceOptions options, LongSupplier wallClock) {
         ReplicationSource source = new ReplicationSource(Objects.requireNonNull(dir, "dir"),
                 Objects.requireNonNull(options, "options"), wallClock);
-        warnIfBenchmarkPlain();
         source.controlThread.start();
         LOG.log(System.Logger.Level.INFO, "serving queue " + dir + " on " + options.control());
         return source;
-    }
-
-    /** Says so, loudly, when this JVM allows sessions whose batches are not authenticated (benchmarks only). */
-    static void warnIfBenchmarkPlain() {
-        if (BatchProtection.benchmarkPlainAllowed()) {
-            LOG.log(System.Logger.Level.WARNING, BatchProtection.BENCHMARK_PROPERTY + " is set: replication batches to"
-                    + " and from peers that set it too are NOT authenticated (for benchmarks only)");
-        }
     }
 
     /**

@@ -48,6 +48,8 @@ final class SourceSession implements Runnable {
     private final Sealer toReplica;
     private final SourceOptions options;
     private volatile boolean running = true;
+    /** {@link #forced} of a session whose replica has not yet acknowledged anything forced: no index is. */
+    static final long NOTHING_FORCED = 0;
     /** What the replica acknowledged: it holds every index below {@code committed} (and has forced below {@code forced}). */
     volatile long committed;
     volatile long forced;
@@ -73,12 +75,12 @@ final class SourceSession implements Runnable {
         this.start = start;
         this.refusal = refusal;
         this.controlSession = controlSession;
-        this.protection = encrypted ? BatchProtection.ENCRYPTED
-                : request.benchmarkPlain() && BatchProtection.benchmarkPlainAllowed()
-                ? BatchProtection.UNAUTHENTICATED_FOR_BENCHMARKS : BatchProtection.AUTHENTICATED;
+        this.protection = encrypted ? BatchProtection.ENCRYPTED : BatchProtection.AUTHENTICATED;
         this.options = options;
         this.committed = Math.max(request.nextIndex(), start);
-        this.forced = committed;
+        // what a replica claims to hold may be in its page cache only (it may have been killed since it wrote it):
+        // forced counts from the replica's first acknowledgement of what it forced, never from the claim
+        this.forced = NOTHING_FORCED;
         this.sent = committed;
         this.filledUpTo = start;
         this.batch = new byte[options.batchBytes() + 4096];
@@ -151,7 +153,6 @@ final class SourceSession implements Runnable {
                 offer(switch (protection) {
                     case ENCRYPTED -> Session.sealEncrypted(buffer, length, toReplica);
                     case AUTHENTICATED -> Session.seal(buffer, length, toReplica);
-                    case UNAUTHENTICATED_FOR_BENCHMARKS -> length + Sealer.TAG; // the tag's bytes unset, never read
                 });
                 lastSent = now;
                 idle.reset();

@@ -137,6 +137,31 @@ class AeronConnectionTest {
     }
 
     @Test
+    void aPrivateDirectoryOthersMayReadOrEnterIsOwnerOnlyBeforeADriverStarts() throws Exception {
+        for (String mode : List.of("rwxr-xr-x", "rwx--x--x", "rwxr-----", "rwx---r--")) {
+            Files.createDirectories(privateDir);
+            Files.setPosixFilePermissions(privateDir, PosixFilePermissions.fromString(mode));
+
+            Path driverDir = DriverDirectories.prepare("replica-0");
+
+            assertEquals("rwx------", mode(privateDir), "from " + mode + ", before the driver is launched");
+            assertEquals(privateDir, driverDir.getParent());
+        }
+    }
+
+    @Test
+    void missingDirectoriesAboveThePrivateDirectoryAreCreatedOwnerOnly() throws Exception {
+        Path deep = tmp.resolve("a").resolve("b");
+        System.setProperty(CommonContext.AERON_DIR_PROP_NAME, deep.resolve("aeron-u").toString());
+
+        DriverDirectories.prepare("source-0");
+
+        for (Path dir : List.of(tmp.resolve("a"), deep, deep.resolve("aeron-u-blit"))) {
+            assertEquals("rwx------", mode(dir), dir.toString());
+        }
+    }
+
+    @Test
     void refusesAPrivateDirectoryOfAnotherUser() throws Exception {
         UserPrincipal nobody = nobodyIfRoot();
         Files.createDirectory(privateDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

@@ -3,6 +3,7 @@ package io.blit.replication;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -368,10 +369,14 @@ class WireFuzzTest {
 
     private void subscribeRoundTrips(SplittableRandom random) {
         Subscribe.Request request = new Subscribe.Request(random.nextLong(), bytes(random, Wire.NONCE),
-                random.nextLong(), random.nextInt(), endpoint(random), blob(random), blob(random), random.nextLong());
+                random.nextLong(), random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong());
         UnsafeBuffer b = buffer(Wire.MAX_CONTROL_MESSAGE);
         int length = Subscribe.encode(b, request, subscribeMac);
         assertNull(Subscribe.check(b, length));
+        int undefined = 4 << random.nextInt(30); // a flag the protocol does not define: malformed, signed or not
+        b.putInt(40, request.flags() | undefined, Wire.ORDER);
+        assertNotNull(Subscribe.check(b, length), "flags " + (request.flags() | undefined));
+        b.putInt(40, request.flags(), Wire.ORDER);
         assertTrue(Subscribe.signed(b, length, subscribeMac));
         assertEquals(Wire.VERSION, Subscribe.version(b));
         assertEquals(request.replicaId(), Subscribe.replicaId(b));
@@ -445,7 +450,7 @@ class WireFuzzTest {
             case Wire.SUBSCRIBE -> {
                 length = Subscribe.encode(b, new Subscribe.Request(REPLICA_ID, REPLICA_NONCE, random.nextLong(),
                         random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong()), subscribeMac);
-                fields = new int[] {0, 4, 44, 48, 52, 56};
+                fields = new int[] {0, 4, 40, 44, 48, 52, 56};
             }
             case Wire.CHALLENGE -> {
                 length = Challenge.encode(b, REPLICA_ID, REPLICA_NONCE, bytes(random, Wire.NONCE), random.nextInt(),
@@ -454,7 +459,7 @@ class WireFuzzTest {
             }
             case Wire.CONFIRM -> length = Confirm.encode(b, random.nextLong(), bytes(random, Wire.NONCE), random.nextInt(),
                     sealsToSource());
-            case Wire.ACCEPT -> length = Accept.encode(b, random.nextLong(Long.MAX_VALUE), BatchProtection.values()[random.nextInt(3)], sealsToReplica());
+            case Wire.ACCEPT -> length = Accept.encode(b, random.nextLong(Long.MAX_VALUE), BatchProtection.values()[random.nextInt(BatchProtection.values().length)], sealsToReplica());
             case Wire.REFUSE -> length = Refuse.encode(b, text(random), sealsToReplica());
             case Wire.BATCH -> {
                 return validBatch(random, random.nextInt(4) == 0);

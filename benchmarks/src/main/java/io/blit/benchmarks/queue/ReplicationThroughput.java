@@ -5,7 +5,6 @@ import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueOptions;
 import io.blit.queue.Tailer;
 import io.blit.replication.IdleStrategies;
-import io.blit.replication.wire.BatchProtection;
 import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
 import io.blit.replication.SecretFile;
@@ -42,8 +41,8 @@ import picocli.CommandLine.Option;
  * a shorter warm-up run of each kind comes first and is not counted; each replicated run starts a new replica JVM,
  * which {@code --replica-warm-up S} lets replicate for S seconds before the run measures. The replicated run is made once per batch
  * protection of {@code --protection}, in turn within each round: {@code authenticated} (the default protection: a tag
- * on every batch), {@code encrypted} (AES-256-GCM), and {@code plain} (no tag checked: both JVMs set
- * {@code blit.replication.benchmark.unauthenticatedBatches}, what the tag costs is the difference):
+ * on every batch) and {@code encrypted} (AES-256-GCM). There is no unprotected kind to compare with: a source and a
+ * replica have no mode without a tag, so none can be negotiated by a peer (docs/replication.md, "Throughput"):
  * <pre>
  * java --sun-misc-unsafe-memory-access=allow --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
  *     -cp benchmarks/target/benchmarks.jar io.blit.benchmarks.queue.ReplicationThroughput [--seconds S] [--runs R]
@@ -94,8 +93,8 @@ public final class ReplicationThroughput implements Callable<Integer> {
     private long appendedUpTo;
 
     @Option(names = "--protection", paramLabel = "P,...", split = ",",
-            description = "batch protections of the replicated runs, in turn: plain, authenticated, encrypted (default all)")
-    private List<String> protections = List.of("plain", "authenticated", "encrypted");
+            description = "batch protections of the replicated runs, in turn: authenticated, encrypted (default both)")
+    private List<String> protections = List.of("authenticated", "encrypted");
 
     @Option(names = "--dir", paramLabel = "DIR", description = "where the temporary queues go (default java.io.tmpdir)")
     private Path parent = Path.of(System.getProperty("java.io.tmpdir"));
@@ -119,9 +118,9 @@ public final class ReplicationThroughput implements Callable<Integer> {
         List<Double> burst = new ArrayList<>();
         List<Double> sustained = new ArrayList<>();
         for (String protection : protections) {
-            if (!List.of("plain", "authenticated", "encrypted").contains(protection)) {
+            if (!List.of("authenticated", "encrypted").contains(protection)) {
                 throw new CommandLine.ParameterException(new CommandLine(this),
-                        "--protection takes plain, authenticated, encrypted; got " + protection);
+                        "--protection takes authenticated, encrypted; got " + protection);
             }
         }
         java.util.Map<String, List<Double>> replicated = new java.util.LinkedHashMap<>();
@@ -151,10 +150,8 @@ public final class ReplicationThroughput implements Callable<Integer> {
         for (var entry : replicated.entrySet()) {
             double median = ThroughputOptions.median(entry.getValue());
             System.out.printf(Locale.ROOT, "median replicated %-13s %6.2f M msg/s = %.0f %% of local sustained, %.0f %%"
-                    + " of local burst%s%n", entry.getKey() + ":", median, 100 * median / sustainedMedian,
-                    100 * median / burstMedian, replicated.containsKey("plain") && !entry.getKey().equals("plain")
-                            ? String.format(Locale.ROOT, ", %.3f of plain", median
-                            / ThroughputOptions.median(replicated.get("plain"))) : "");
+                    + " of local burst%n", entry.getKey() + ":", median, 100 * median / sustainedMedian,
+                    100 * median / burstMedian);
         }
         return CliSupport.OK;
     }
@@ -166,12 +163,6 @@ public final class ReplicationThroughput implements Callable<Integer> {
         Path replicaDir = work.resolve("replica");
         Path secret = work.resolve("secret");
         SecretFile.create(secret);
-        boolean plain = protection.equals("plain");
-        if (plain) {
-            System.setProperty(BatchProtection.BENCHMARK_PROPERTY, "true");
-        } else {
-            System.clearProperty(BatchProtection.BENCHMARK_PROPERTY);
-        }
         String control = loopback();
         Process replica = null;
         try (BlitQueue<MarketData> queue = BlitQueue.open(sourceDir, MarketData.class,
@@ -181,7 +172,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
                      SecretFile.read(secret)).mtu(mtu).batchBytes(batchBytes).encrypt(protection.equals("encrypted")))) {
             MarketData md = new MarketData().fillFor(0, 0);
             appender.append(md);
-            replica = follow(replicaDir, control, secret, work.resolve("replica.log"), plain);
+            replica = follow(replicaDir, control, secret, work.resolve("replica.log"));
             source.awaitReplicated(0, 1, Duration.ofSeconds(60));
             long first = 1;
             if (replicaWarmUp > 0) { // this run's replica JVM starts cold: its JIT compiles while this runs
@@ -208,7 +199,6 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 }
             }
             ThroughputOptions.deleteTree(work);
-            System.clearProperty(BatchProtection.BENCHMARK_PROPERTY);
         }
     }
 
@@ -292,12 +282,9 @@ public final class ReplicationThroughput implements Callable<Integer> {
         return acked == Long.MAX_VALUE ? 0 : acked;
     }
 
-    private Process follow(Path replicaDir, String control, Path secret, Path log, boolean plain) throws IOException {
+    private Process follow(Path replicaDir, String control, Path secret, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(CHILD_FLAGS);
-        if (plain) {
-            command.add("-D" + BatchProtection.BENCHMARK_PROPERTY + "=true");
-        }
         command.add("-D" + IdleStrategies.PROPERTY + "=" + idle);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
                 "replicate", "follow", "--dir", replicaDir.toString(), "--source", control, "--endpoint", loopback(),

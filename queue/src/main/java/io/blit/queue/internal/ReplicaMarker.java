@@ -6,10 +6,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * The file {@code replica-of} in a queue directory that only replication writes: its presence makes the queue refuse
@@ -42,13 +44,20 @@ public final class ReplicaMarker {
 
     /**
      * As {@link #mark(Path, String)}; with {@code privateFiles} a directory created here is {@code rwx------} and the
-     * marker {@code rw-------} ({@link FileModes}).
+     * marker {@code rw-------} ({@link FileModes}). The marker is never written through a symbolic link (one planted
+     * in a directory others may write would make the replica truncate its target).
+     *
+     * @throws IllegalStateException if the marker is a symbolic link
+     * @throws UncheckedIOException  if the file system fails
      */
     public static void mark(Path dir, String source, boolean privateFiles) {
+        Path file = dir.resolve(NAME);
         try {
             FileModes.createDirectories(dir, privateFiles);
-            try (FileChannel marker = FileModes.open(dir.resolve(NAME), privateFiles, EnumSet.of(
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
+            requireNoLink(file, "replica " + dir);
+            Set<OpenOption> options = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS); // a link planted since: ELOOP
+            try (FileChannel marker = FileModes.open(file, privateFiles, options)) {
                 ByteBuffer text = ByteBuffer.wrap((source + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
                 while (text.hasRemaining()) {
                     marker.write(text);
@@ -56,6 +65,27 @@ public final class ReplicaMarker {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot mark queue " + dir + " as a replica", e);
+        }
+    }
+
+    /**
+     * Refuses {@code file} if it is a symbolic link: a replica's files are created and opened only as themselves.
+     *
+     * @param file the file about to be created or opened
+     * @param what who refuses, for the message (e.g. {@code replica /data/q})
+     * @throws IllegalStateException naming the link, where it points and what to do
+     */
+    public static void requireNoLink(Path file, String what) {
+        if (Files.isSymbolicLink(file)) {
+            String target;
+            try {
+                target = Files.readSymbolicLink(file).toString();
+            } catch (IOException e) {
+                target = "?";
+            }
+            throw new IllegalStateException(what + ": " + file + " is a symbolic link (to " + target + "), which a"
+                    + " replica never follows; delete it, and let nobody but the replica's user write "
+                    + file.getParent());
         }
     }
 }

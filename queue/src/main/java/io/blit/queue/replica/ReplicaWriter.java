@@ -15,6 +15,7 @@ import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.WriterRegistry;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
@@ -107,6 +108,9 @@ public final class ReplicaWriter implements AutoCloseable {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(source, "source");
         long[] firsts = Files.isDirectory(dir) ? SegmentFiles.list(dir) : new long[0];
+        for (long first : firsts) {
+            ReplicaMarker.requireNoLink(SegmentFiles.path(dir, first), "replica " + dir);
+        }
         if (firsts.length > 0 && ReplicaMarker.sourceOf(dir) == null) {
             throw new IllegalStateException("queue " + dir + " is not a replica (it has segment files and no "
                     + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
@@ -194,7 +198,8 @@ public final class ReplicaWriter implements AutoCloseable {
             throw new ReplicaDivergedException("replica " + dir + ": file " + file.firstIndex()
                     + " has no padding word at " + position + " yet the source moved to file " + first);
         }
-        if (!Files.exists(SegmentFiles.path(dir, first))) {
+        ReplicaMarker.requireNoLink(SegmentFiles.path(dir, first), "replica " + dir);
+        if (!Files.exists(SegmentFiles.path(dir, first), LinkOption.NOFOLLOW_LINKS)) {
             SegmentFiles.publish(dir, first, blanks.takeOrPrepare(first, segmentSize, header));
         }
         requireSameHeader(first, SegmentFiles.readHeaderBytes(dir, first), header); // before anything changes

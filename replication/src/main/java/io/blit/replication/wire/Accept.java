@@ -5,8 +5,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * ACCEPT, source to replica, sequence 0 of the source's direction: the stream starts at {@code start}, and its
- * BATCHes are protected as {@link BatchProtection} says (0 authenticated, 1 encrypted, 2 unauthenticated for
- * benchmarks).
+ * BATCHes are protected as {@link BatchProtection} says (0 authenticated, 1 encrypted; any other
+ * value is malformed).
  *
  * <pre>
  * 0   | type u32 = 4 | batch protection u32    |

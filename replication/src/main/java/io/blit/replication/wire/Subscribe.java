@@ -18,7 +18,7 @@ import org.agrona.MutableDirectBuffer;
  * 8    | replica id u64                                                       |
  * 16   | replica nonce (16 bytes)                                             |
  * 32   | next index i64: the replica holds every index below it; -1: no file |
- * 40   | flags u32: 1 sync, 2 encrypt, 4 see BatchProtection | endpoint length u16 (E) | zero u16    |
+ * 40   | flags u32: 1 sync, 2 encrypt, no other bit | endpoint length u16 (E) | zero u16             |
  * 48   | header length u32 (H)      | descriptor length u32 (D)               |
  * 56   | time i64: the replica's wall clock when it sent the request, ms since 1970 (UTC)  |
  * 64   | data endpoint, ASCII host:port (E) | newest file header (H) | expected type layouts (D)     |
@@ -31,8 +31,7 @@ import org.agrona.MutableDirectBuffer;
 public final class Subscribe {
     public static final int FLAG_SYNC = 1;
     public static final int FLAG_ENCRYPT = 2;
-    /** The replica's JVM allows {@link BatchProtection#UNAUTHENTICATED_FOR_BENCHMARKS}. */
-    public static final int FLAG_BENCHMARK_PLAIN = 4;
+    static final int KNOWN_FLAGS = FLAG_SYNC | FLAG_ENCRYPT;
     public static final int MAX_ENDPOINT = 300;
     public static final int MAX_BLOB = 4096;
     static final int VERSION_AT = 4;
@@ -56,10 +55,6 @@ public final class Subscribe {
 
         public boolean encrypt() {
             return (flags & FLAG_ENCRYPT) != 0;
-        }
-
-        public boolean benchmarkPlain() {
-            return (flags & FLAG_BENCHMARK_PLAIN) != 0;
         }
     }
 
@@ -110,6 +105,9 @@ public final class Subscribe {
         if (endpoint == 0 || endpoint > MAX_ENDPOINT || header < 0 || header > MAX_BLOB || descriptor < 0
                 || descriptor > MAX_BLOB || VARIABLE_AT + endpoint + header + descriptor + HmacSha256.LENGTH != length) {
             return "a subscribe request whose lengths do not add up";
+        }
+        if ((buffer.getInt(FLAGS_AT, Wire.ORDER) & ~KNOWN_FLAGS) != 0) {
+            return "a subscribe request with flags this version does not define";
         }
         return null;
     }
