@@ -40,7 +40,7 @@ class AcknowledgementsTest {
 
     private static SourceSession session(int flags) {
         Subscribe.Request request = new Subscribe.Request(7, new byte[Wire.NONCE], CLAIMED, flags, "127.0.0.1:7001",
-                null, null);
+                null, null, 0L);
         PendingHandshake handshake = new PendingHandshake(request, new byte[Wire.NONCE], null, ReplicationTest.SECRET,
                 "127.0.0.1:7001", 0);
         return new SourceSession(Path.of("q"), handshake, CLAIMED, null, 1, false,

@@ -47,6 +47,6 @@ class BatchProtectionTest {
     }
 
     private static Subscribe.Request request(int flags) {
-        return new Subscribe.Request(42, new byte[Wire.NONCE], -1, flags, "127.0.0.1:7001", null, null);
+        return new Subscribe.Request(42, new byte[Wire.NONCE], -1, flags, "127.0.0.1:7001", null, null, 0L);
     }
 }
