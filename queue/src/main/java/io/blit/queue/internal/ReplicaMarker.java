@@ -35,14 +35,10 @@ public final class ReplicaMarker {
         }
     }
 
-    /** Marks {@code dir} as a replica of {@code source} (replacing the source it named, if any). */
-    public static void mark(Path dir, String source) {
-        mark(dir, source, false);
-    }
-
     /**
-     * As {@link #mark(Path, String)}; with {@code privateFiles} a directory created here is {@code rwx------} and the
-     * marker {@code rw-------} ({@link FileModes}).
+     * Marks {@code dir} as a replica of {@code source} (replacing the source it named, if any); with
+     * {@code privateFiles} a directory created here is {@code rwx------} and the marker {@code rw-------}
+     * ({@link FileModes}).
      */
     public static void mark(Path dir, String source, boolean privateFiles) {
         try {
