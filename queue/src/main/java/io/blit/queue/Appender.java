@@ -59,8 +59,6 @@ public final class Appender<T> implements AutoCloseable {
     private final long rollPeriodNanos;
     /** When the current file's period ends (rolls by time): the next append at or after it starts a new file. */
     private long rollAt = Long.MAX_VALUE;
-    /** How many messages took {@link #appendBlock} rather than {@link #appendInPlace}: for tests of the two paths. */
-    private long generalPathAppends;
 
     Appender(BlitQueue<T> queue) {
         this.queue = queue;
@@ -155,7 +153,6 @@ public final class Appender<T> implements AutoCloseable {
 
     private long appendBlock(T message, IndexedFiller<? super T> filler) {
         Objects.requireNonNull(message, "message");
-        generalPathAppends++;
         MessageTypes<T> types = files.typesOrThrow();
         TypeEntry<?> type = types.entryFor(message.getClass());
         if (type == null) {
@@ -275,11 +272,6 @@ public final class Appender<T> implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             throw cursor.failure(e);
         }
-    }
-
-    /** How many messages this appender appended by the general path, not the one-piece path (tests tell them apart). */
-    long generalPathAppends() {
-        return generalPathAppends;
     }
 
     /** Forces the current segment file to storage ({@link MemorySegment#force()}). */

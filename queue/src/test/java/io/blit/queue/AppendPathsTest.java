@@ -41,9 +41,6 @@ class AppendPathsTest {
                 assertEquals(null, tagOfIndex.put(index, tag), "index " + index + " given twice");
             }
             assertEquals(count, tagOfIndex.size());
-            long firstAppends = count - (count + 2) / 3;
-            assertTrue(first.generalPathAppends() > 0 && first.generalPathAppends() < firstAppends,
-                    "both paths ran: " + first.generalPathAppends() + " of " + firstAppends + " by the general path");
             MarketData in = new MarketData();
             for (long index = 0; index < count; index++) {
                 assertTrue(tailer.readNext(in), "message " + index);
@@ -69,11 +66,7 @@ class AppendPathsTest {
                 assertEquals(2L * i + 1, appender.append(md, (m, n) -> { // a filler takes the general path
                 }));
             }
-            long files = queue.fileFirstIndices().length;
-            long general = appender.generalPathAppends();
-            // every filler append, the first append and an append at each roll: the rest took the one-piece path
-            assertTrue(general >= pairs && general <= pairs + files, "general path " + general + " of " + 2 * pairs
-                    + " appends across " + files + " files");
+            assertTrue(queue.fileFirstIndices().length > 1, "the pairs crossed a roll");
             MemorySegment a = arena.allocate(256);
             MemorySegment b = arena.allocate(256);
             for (int i = 0; i < pairs; i++) {

@@ -76,8 +76,6 @@ public final class ReplicationSource implements AutoCloseable {
     private final BlitQueue<Void> queue;
     private final Thread controlThread;
     private volatile boolean running = true;
-    /** Sessions started since the source started (tests: a replica that follows without interruption needs one). */
-    final java.util.concurrent.atomic.AtomicInteger sessionsStarted = new java.util.concurrent.atomic.AtomicInteger();
 
     private ReplicationSource(Path dir, SourceOptions options, LongSupplier wallClock) {
         this.dir = dir;
@@ -359,7 +357,6 @@ public final class ReplicationSource implements AutoCloseable {
                 options.encrypt() || request.encrypt(), options);
         sessions.values().removeIf(old -> !old.running() && old.request.replicaId() == request.replicaId());
         sessions.put(request.endpoint(), session);
-        sessionsStarted.incrementAndGet();
         Thread.ofPlatform().name("blit-replication-session-" + handshake.peer).daemon().start(session);
     }
 

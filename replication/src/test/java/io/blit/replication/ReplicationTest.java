@@ -40,7 +40,8 @@ class ReplicationTest {
             for (long n = 0; n < 50_000; n++) {
                 appender.append(tick.fillFor(n));
             }
-            try (ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET));
+            try (SessionLog log = new SessionLog();
+                 ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET));
                  Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
                 follower.awaitIndex(50_000, Duration.ofSeconds(30));
                 for (long n = 50_000; n < 100_000; n++) {
@@ -52,7 +53,7 @@ class ReplicationTest {
                 follower.awaitIndex(100_000, Duration.ofSeconds(30));
                 server.awaitReplicated(99_999, 1, Duration.ofSeconds(5));
                 Thread.sleep(300); // idle: acknowledgements of the last batch and heartbeats, no new batch
-                assertEquals(1, server.sessionsStarted.get(), "one session served the whole run, idle pauses included");
+                assertEquals(1, log.sessionsStarted(), "one session served the whole run, idle pauses included");
                 assertTrue(server.replicas().get(0).serving());
                 TimeoutException notYet = assertThrows(TimeoutException.class,
                         () -> server.awaitReplicated(100_000, 1, Duration.ofMillis(50)));
@@ -132,7 +133,8 @@ class ReplicationTest {
     @Test
     void oneSessionServesBurstsOfFullBatchesAndTheirAcknowledgements() throws Exception {
         String control = Ports.loopback();
-        try (BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL);
+        try (SessionLog log = new SessionLog();
+             BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL);
              ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET).batchBytes(1024));
              Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
             Appender<Tick> appender = queue.appender();
@@ -145,7 +147,7 @@ class ReplicationTest {
                 server.awaitReplicated(next - 1, 1, Duration.ofSeconds(30));
                 Thread.sleep(20);
             }
-            assertEquals(1, server.sessionsStarted.get(), "one session served every burst");
+            assertEquals(1, log.sessionsStarted(), "one session served every burst");
             assertTrue(server.replicas().get(0).serving());
             appender.close();
         }

@@ -1,7 +1,6 @@
 package io.blit.layout.baseline;
 
 import io.blit.layout.BlockLayout;
-import io.blit.layout.FieldDescriptor;
 import io.blit.layout.JvmFacts;
 import io.blit.layout.LayoutDescriptor;
 import java.util.Objects;
@@ -69,16 +68,6 @@ public record BaselineEntry(JvmMode mode, LayoutDescriptor layout) {
             case COMPACT_HEADERS -> new JvmFacts(8, true, true, 8, "baseline", "");
             case UNCOMPRESSED_CLASS_POINTERS -> new JvmFacts(16, false, false, 8, "baseline", "");
         };
-    }
-
-    /** The field of this entry with that name, or null. */
-    FieldDescriptor fieldOrNull(String name) {
-        for (FieldDescriptor field : layout.fields()) {
-            if (field.name().equals(name)) {
-                return field;
-            }
-        }
-        return null;
     }
 
     @Override

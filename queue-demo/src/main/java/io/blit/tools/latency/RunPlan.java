@@ -77,11 +77,6 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
         return QueuePrefault.bytesNeeded(this) <= segmentSize;
     }
 
-    /** The same plan for another kind. */
-    public RunPlan withKind(LatencyKind other) {
-        return new RunPlan(other, rate, warmup, count, runs, waitStrategy, segmentSize);
-    }
-
     /** The arguments that {@link #parseArgs} turns back into this plan (for a child process). */
     public List<String> toArgs() {
         return List.of(kind.cliName(), Long.toString(rate), Long.toString(warmup), Long.toString(count),

@@ -19,10 +19,6 @@ public final class BlankSegmentPreparer implements AutoCloseable {
     private FilePreparation pending;
     private long pendingSize;
 
-    public BlankSegmentPreparer(Path dir) {
-        this(dir, false);
-    }
-
     /** @param privateFiles whether the blanks are created {@code rw-------} ({@link FileModes}) */
     public BlankSegmentPreparer(Path dir, boolean privateFiles) {
         this.dir = dir;

@@ -4,9 +4,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * A process as the positions file names it: its pid and its start time, in one 62-bit word, so that a pid reused by
- * another process is not taken for the process that wrote it — in a container, a restarted consumer often gets the
- * very pid its killed predecessor had.
+ * A process as a format-1 positions file names its consumers' holders, kept only to read such legacy files (format 2
+ * names a writer id of the {@link WriterRegistry} instead: {@link ConsumerSlots}): its pid and its start time, in one
+ * 62-bit word, so that a pid reused by another process is not taken for the process that wrote it — in a container,
+ * a restarted consumer often gets the very pid its killed predecessor had.
  *
  * <pre>
  *  63 62 61                             32 31                              0

@@ -37,15 +37,11 @@ public final class ReplicaMarker {
         }
     }
 
-    /** Marks {@code dir} as a replica of {@code source} (replacing the source it named, if any). */
-    public static void mark(Path dir, String source) {
-        mark(dir, source, false);
-    }
-
     /**
-     * As {@link #mark(Path, String)}; with {@code privateFiles} a directory created here is {@code rwx------} and the
-     * marker {@code rw-------} ({@link FileModes}). The marker is never written through a symbolic link (one planted
-     * in a directory others may write would make the replica truncate its target).
+     * Marks {@code dir} as a replica of {@code source} (replacing the source it named, if any); with
+     * {@code privateFiles} a directory created here is {@code rwx------} and the marker {@code rw-------}
+     * ({@link FileModes}). The marker is never written through a symbolic link (one planted in a directory others
+     * may write would make the replica truncate its target).
      *
      * @throws IllegalStateException if the marker is a symbolic link
      * @throws UncheckedIOException  if the file system fails

@@ -1,6 +1,5 @@
 package io.blit.queue.internal;
 
-import io.blit.layout.LayoutDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,16 +32,11 @@ public final class SegmentPreparer implements AutoCloseable {
     private FilePreparation pending;
     private boolean closed;
 
-    public SegmentPreparer(Path dir, long segmentSize, LayoutDescriptor descriptor) {
-        this(dir, segmentSize, descriptor, false);
-    }
-
-    /** @param privateFiles whether the files are created {@code rw-------} ({@link FileModes}) */
-    public SegmentPreparer(Path dir, long segmentSize, LayoutDescriptor descriptor, boolean privateFiles) {
-        this(dir, segmentSize, FileType.single(descriptor), privateFiles);
-    }
-
-    /** A preparer of files recording the type table {@code types}. */
+    /**
+     * A preparer of files recording the type table {@code types}.
+     *
+     * @param privateFiles whether the files are created {@code rw-------} ({@link FileModes})
+     */
     public SegmentPreparer(Path dir, long segmentSize, List<FileType> types, boolean privateFiles) {
         this.dir = dir;
         this.segmentSize = segmentSize;

@@ -260,16 +260,6 @@ public final class RecordStream implements AutoCloseable {
         return payloadLength;
     }
 
-    /**
-     * For {@link #RECORD}: copies the body ({@link #payload()}) to {@code target}, allocating no slice.
-     *
-     * @param target the segment to copy into, with {@link #payloadLength()} bytes from {@code offset}
-     * @param offset the byte offset in {@code target} of the copy's first byte
-     */
-    public void copyPayload(MemorySegment target, long offset) {
-        MemorySegment.copy(cursor.segment(), cursor.bodyPosition(), target, offset, payloadLength);
-    }
-
     /** {@return a copy of the {@link #FILE}'s header bytes as stored, up to and including its CRC} */
     public byte[] fileHeader() {
         return SegmentHeader.copyOf(cursor.segment(), cursor.file().info().file());
