@@ -1,11 +1,11 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
+import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
-import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
 import io.blit.queue.PendingClaim;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.Tailer;
-import io.blit.layout.LayoutDescriptor;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -44,8 +44,8 @@ import picocli.CommandLine.TypeConversionException;
                         + "flushed, so the next tail --consumer NAME goes on after it. Killed between the two, it prints "
                         + "that message again next time (at least once). One process at a time holds a NAME.",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
-final class TailCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public final class TailCommand implements Callable<Integer> {
     private final PrintStream out;
     @Spec
     private CommandSpec spec;
@@ -80,7 +80,8 @@ final class TailCommand implements Callable<Integer> {
             + "file. With --consumer, the messages of other types are committed too (read, not printed)"})
     private String type;
 
-    TailCommand(PrintStream out) {
+    /** @param out where the command prints */
+    public TailCommand(PrintStream out) {
         this.out = out;
     }
 
@@ -273,7 +274,7 @@ final class TailCommand implements Callable<Integer> {
         return fromTime != null && consumer == null && time != 0 && time < fromTime.getEpochSecond() * 1_000_000_000L + fromTime.getNano();
     }
 
-    /** Prints until --count messages, or the end of the queue without --follow: {@link QueueCli#OK}, or 1 if cut short. */
+    /** Prints until --count messages, or the end of the queue without --follow: {@link CliSupport#OK}, or 1 if cut short. */
     private int print(Reader reader, Arena arena, BlitQueue<Void> queue) {
         long capacity = 1 << 16;
         MemorySegment buffer = arena.allocate(capacity, 8);
@@ -296,7 +297,7 @@ final class TailCommand implements Callable<Integer> {
                     if (outcome == ClaimStops.Outcome.READ_ON) {
                         continue;
                     }
-                    return outcome == ClaimStops.Outcome.END ? QueueCli.OK : QueueCli.CHECK_FAILED;
+                    return outcome == ClaimStops.Outcome.END ? CliSupport.OK : CliSupport.FAILED;
                 }
                 out.flush();
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
@@ -316,6 +317,6 @@ final class TailCommand implements Callable<Integer> {
             reader.printed();
             printed++;
         }
-        return QueueCli.OK;
+        return CliSupport.OK;
     }
 }

@@ -1,7 +1,8 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
+import io.blit.queue.replica.SourceFiles;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import io.blit.queue.replica.SourceFiles;
 
 /** {@code dump}: prints every record of a queue using only the layout stored in its file header. */
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
@@ -31,8 +31,8 @@ import io.blit.queue.replica.SourceFiles;
                         + "nor a record whose header is invalid: such a header stops the dump with an error naming "
                         + "the file and byte offset (exit 2).",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
-final class DumpCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public final class DumpCommand implements Callable<Integer> {
     private final PrintStream out;
 
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
@@ -48,7 +48,8 @@ final class DumpCommand implements Callable<Integer> {
                     + "(default: the end)")
     private IndexOrTime toOption;
 
-    DumpCommand(PrintStream out) {
+    /** @param out where the command prints */
+    public DumpCommand(PrintStream out) {
         this.out = out;
     }
 
@@ -103,7 +104,7 @@ final class DumpCommand implements Callable<Integer> {
             }
             out.println("# " + records + " records" + (damaged ? ", some DAMAGED" : ""));
         }
-        return damaged || cutShort ? QueueCli.CHECK_FAILED : QueueCli.OK;
+        return damaged || cutShort ? CliSupport.FAILED : CliSupport.OK;
     }
 
     /** Two indices, or two times, given in the wrong order are a mistake (an index and a time are not compared). */
