@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
                 "Prints every record of the queue in D (or those from --from to --to, both included: each an index, "
                         + "or an ISO-8601 instant such as 2026-11-26T09:30:00Z for the messages appended at or after "
                         + "--from and at or before --to, by the times the records carry) "
-                        + "(index=I type=NAME, then name=value for every field) "
+                        + "(index=I type=NAME, then name=value for every field, then appended=TIME: when the record was "
+                        + "appended, ISO-8601 UTC to the nanosecond, or - in a file of format 1, which records no time) "
                         + "decoding the raw payloads with nothing but the layout each file header stores for the "
                         + "record's type (field names, types and offsets; native byte order), so it needs no message "
                         + "class. A raw queue (no descriptor) is printed as hex. Damage the queue's API exposes is flagged: a payload whose "
@@ -98,7 +99,8 @@ public final class DumpCommand implements Callable<Integer> {
                     stops.reportGap(expected, index);
                     expected = index + 1;
                     records++;
-                    damaged |= !RecordLine.append(line, index, tailer.lastTypeLayout(), buffer, length);
+                    damaged |= !RecordLine.append(line, index, tailer.lastTypeLayout(), buffer, length,
+                            tailer.lastTimeNanos());
                     out.println(line);
                 }
             }

@@ -31,7 +31,9 @@ import picocli.CommandLine.TypeConversionException;
         description = {"Print messages.",
                 "",
                 "Prints one line per message: index=I type=NAME then name=value for every field, in layout "
-                        + "(offset) order, decoded with the layout the file stores for the record's type (any message "
+                        + "(offset) order, then appended=TIME (when the message was appended, ISO-8601 UTC to the "
+                        + "nanosecond, e.g. 2026-11-28T04:50:12.123456789Z; - in a file of format 1, which records no "
+                        + "time), decoded with the layout the file stores for the record's type (any message "
                         + "class, several types in one queue; raw payloads as hex). Indices skipped by the queue "
                         + "(records abandoned by a failed or dead writer) are reported as a line "
                         + "\"# indices A..B abandoned\", a claim of a writer that died (stepped over after the abandon "
@@ -312,7 +314,7 @@ public final class TailCommand implements Callable<Integer> {
             }
             stops.reportGap(expected, index);
             expected = index + 1;
-            RecordLine.append(line, index, layout, buffer, length);
+            RecordLine.append(line, index, layout, buffer, length, reader.time());
             out.println(line);
             reader.printed();
             printed++;

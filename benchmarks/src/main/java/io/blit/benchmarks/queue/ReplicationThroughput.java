@@ -11,7 +11,6 @@ import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
 import io.blit.replication.SecretFile;
 import io.blit.replication.SourceOptions;
-import io.blit.replication.wire.BatchProtection;
 import io.blit.tools.cli.QueueCli;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
@@ -54,6 +53,11 @@ import picocli.CommandLine;
                 + "append+tail figure of the same run.",
         footer = {"", "Exit codes: 0 ok, 2 usage error or bad input."})
 public final class ReplicationThroughput implements Callable<Integer> {
+    /**
+     * The benchmark-only system property that lets batches go with no tag when both JVMs set it (docs/replication.md,
+     * "Throughput"); a name replication documents, not read from its unexported wire package.
+     */
+    private static final String UNAUTHENTICATED_BATCHES = "blit.replication.benchmark.unauthenticatedBatches";
     private static final List<String> CHILD_FLAGS = List.of("--sun-misc-unsafe-memory-access=allow",
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
 
@@ -168,9 +172,9 @@ public final class ReplicationThroughput implements Callable<Integer> {
         SecretFile.create(secret);
         boolean plain = protection.equals("plain");
         if (plain) {
-            System.setProperty(BatchProtection.BENCHMARK_PROPERTY, "true");
+            System.setProperty(UNAUTHENTICATED_BATCHES, "true");
         } else {
-            System.clearProperty(BatchProtection.BENCHMARK_PROPERTY);
+            System.clearProperty(UNAUTHENTICATED_BATCHES);
         }
         String control = loopback();
         Process replica = null;
@@ -208,7 +212,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
                 }
             }
             ThroughputOptions.deleteTree(work);
-            System.clearProperty(BatchProtection.BENCHMARK_PROPERTY);
+            System.clearProperty(UNAUTHENTICATED_BATCHES);
         }
     }
 
@@ -296,7 +300,7 @@ public final class ReplicationThroughput implements Callable<Integer> {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(CHILD_FLAGS);
         if (plain) {
-            command.add("-D" + BatchProtection.BENCHMARK_PROPERTY + "=true");
+            command.add("-D" + UNAUTHENTICATED_BATCHES + "=true");
         }
         command.add("-D" + IdleStrategies.PROPERTY + "=" + idle);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
