@@ -1,12 +1,15 @@
 /**
- * The tools around Blit's queue: the command-line tool ({@code io.blit.tools.cli}), the end-to-end
+ * The demo tools around Blit's queue: the demo's command line ({@code io.blit.tools.cli}: produce, the content check,
+ * the latency harness's commands, and the operations commands of {@code io.blit.cli}), the end-to-end
  * latency harness ({@code io.blit.tools.latency}), the demos ({@code io.blit.tools.demo}) and the demo's
  * message classes ({@code io.blit.tools.messages}), and the result files and charts the harness and the
  * benchmarks share ({@code io.blit.tools.report}). Not a library: only the benchmarks use it.
  */
 module io.blit.tools {
     requires io.blit.queue;
-    // replicate serve|follow (io.blit.tools.cli), the replicated latency kind (io.blit.tools.latency).
+    // The operations commands, which queue-demo.jar carries too, and CliSupport, which every tool runs with.
+    requires transitive io.blit.cli;
+    // replicate follow --type (io.blit.tools.cli), the replicated latency kind (io.blit.tools.latency).
     requires io.blit.replication;
     // The latency harness's aeron-floor kind uses Aeron directly (automatic modules).
     requires io.aeron.client;

@@ -11,5 +11,5 @@ module io.blit.queue {
 
     exports io.blit.queue;
     // The replication-only API: the stored bytes of a source, and a replica's writer (and dump's file headers).
-    exports io.blit.queue.replica to io.blit.replication, io.blit.tools;
+    exports io.blit.queue.replica to io.blit.replication, io.blit.cli;
 }

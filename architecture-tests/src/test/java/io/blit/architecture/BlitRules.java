@@ -20,7 +20,7 @@ import java.util.Map;
  * <p>Modules map to package roots: {@code layout-verifier} is {@code io.blit.layout}, {@code core}
  * {@code io.blit.core}, {@code queue} {@code io.blit.queue}, {@code queue-demo} (the tools around the queue)
  * {@code io.blit.tools}, {@code stress-tests} {@code io.blit.stress}, {@code benchmarks}
- * {@code io.blit.benchmarks}, {@code blit-maven-plugin} {@code io.blit.maven}. Every rule keeps ArchUnit's {@code failOnEmptyShould}: a rule whose
+ * {@code io.blit.benchmarks}, {@code blit-maven-plugin} {@code io.blit.maven}, {@code blit-cli} {@code io.blit.cli}. Every rule keeps ArchUnit's {@code failOnEmptyShould}: a rule whose
  * subject matched no class fails instead of passing vacuously.
  */
 final class BlitRules {
@@ -63,6 +63,13 @@ final class BlitRules {
                     + " replication alone) and Aeron: no tool, no command-line library, no queue internals (it writes"
                     + " replicas through ReplicaWriter)");
 
+    static final ArchRule CLI_USES_ONLY_QUEUE_REPLICATION_AND_PICOCLI = classes()
+            .that().resideInAPackage("io.blit.cli..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.blit.cli..", "io.blit.queue",
+                    "io.blit.queue.replica", "io.blit.core..", "io.blit.layout..", "io.blit.replication", "picocli..")
+            .because("blit-cli is the operations tool a production machine runs: the queue, replication and the"
+                    + " command line, no latency harness, HdrHistogram, Jackson or demo message");
+
     static final ArchRule NOTHING_DEPENDS_ON_TOOLS = noClasses()
             .that().resideOutsideOfPackages("io.blit.tools..", "io.blit.benchmarks..", "io.blit.stress..")
             .should().dependOnClassesThat().resideInAPackage("io.blit.tools..")
@@ -104,6 +111,17 @@ final class BlitRules {
             .should(new UseNoInternalsOfOtherModules(ALLOWED_INTERNAL_USES))
             .because("internal packages are not exported; the only exceptions are named in"
                     + " BlitRules.ALLOWED_INTERNAL_USES: " + ALLOWED_INTERNAL_USES);
+
+    /**
+     * The only uses of a package another module does not export, for code outside every module with a descriptor:
+     * package root of the user to the package. The jcstress tests race the queue's record protocol directly.
+     */
+    static final Map<String, String> ALLOWED_UNEXPORTED_USES = Map.of("io.blit.stress", "io.blit.queue.internal");
+
+    static final ArchRule ONLY_EXPORTED_PACKAGES_CROSS_MODULES = classes()
+            .should(new UseOnlyExportedPackagesOfOtherModules(ModuleExports.onClassPath(), ALLOWED_UNEXPORTED_USES))
+            .because("a package a module-info does not export is that module's own, whatever its name; the only"
+                    + " exception is named in BlitRules.ALLOWED_UNEXPORTED_USES: " + ALLOWED_UNEXPORTED_USES);
 
     private BlitRules() {
     }

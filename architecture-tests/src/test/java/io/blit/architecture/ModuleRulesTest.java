@@ -41,6 +41,16 @@ class ModuleRulesTest {
     }
 
     @Test
+    void theOperationsToolUsesOnlyTheQueueReplicationAndPicocli() {
+        BlitRules.CLI_USES_ONLY_QUEUE_REPLICATION_AND_PICOCLI.check(ProductionClasses.get());
+    }
+
+    @Test
+    void noModuleUsesAPackageAnotherModuleDoesNotExportToIt() {
+        BlitRules.ONLY_EXPORTED_PACKAGES_CROSS_MODULES.check(ProductionClasses.get());
+    }
+
+    @Test
     void mavenPluginUsesNoOtherBlitModule() {
         BlitRules.MAVEN_PLUGIN_USES_NO_OTHER_MODULE.check(ProductionClasses.get());
     }

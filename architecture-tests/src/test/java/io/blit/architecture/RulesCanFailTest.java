@@ -13,8 +13,10 @@ import io.blit.architecture.violation.UsesCoreInternal;
 import io.blit.architecture.violation.UsesLayoutInternal;
 import io.blit.architecture.violation.UsesMavenPlugin;
 import io.blit.architecture.violation.UsesQueueInternal;
+import io.blit.architecture.violation.UsesReplicationWire;
 import io.blit.architecture.violation.UsesTools;
 import io.blit.architecture.violation.UsesSunMiscUnsafe;
+import io.blit.cli.violation.CliUsesHdrHistogram;
 import io.blit.core.ViolatesNoPublicMutableFields;
 import io.blit.core.violation.CoreUsesTools;
 import io.blit.layout.violation.LayoutUsesCore;
@@ -143,6 +145,32 @@ class RulesCanFailTest {
         EvaluationResult result = BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.evaluate(stress);
         assertFalse(result.hasViolation(), () -> "the stress tests' use of io.blit.queue.internal was rejected:\n"
                 + result.getFailureReport());
+    }
+
+    @Test
+    void cliRuleRejectsAnOperationsCommandUsingAHarnessLibrary() {
+        assertViolates(BlitRules.CLI_USES_ONLY_QUEUE_REPLICATION_AND_PICOCLI, CliUsesHdrHistogram.class);
+    }
+
+    @Test
+    void exportsRuleRejectsAUseOfAnUnexportedPackageWhateverItsName() {
+        assertViolates(BlitRules.ONLY_EXPORTED_PACKAGES_CROSS_MODULES, UsesReplicationWire.class);
+    }
+
+    /** The exports come from the compiled descriptors: every Blit module is read, and a qualified export is honoured. */
+    @Test
+    void exportsRuleReadsTheModuleDescriptorsAndHonoursQualifiedExports() {
+        ModuleExports exports = ModuleExports.onClassPath();
+        assertTrue(exports.modules().containsAll(java.util.Set.of("io.blit.layout", "io.blit.core", "io.blit.queue",
+                "io.blit.replication", "io.blit.cli", "io.blit.tools")), exports.modules().toString());
+        assertFalse(exports.mayUse(java.util.Optional.empty(), "io.blit.replication.wire"));
+        assertTrue(exports.mayUse(java.util.Optional.empty(), "io.blit.replication"));
+        assertTrue(exports.mayUse(java.util.Optional.of("io.blit.cli"), "io.blit.queue.replica"), "exported to it");
+        assertFalse(exports.mayUse(java.util.Optional.of("io.blit.tools"), "io.blit.queue.replica"), "not to it");
+        EvaluationResult core = BlitRules.ONLY_EXPORTED_PACKAGES_CROSS_MODULES
+                .evaluate(new ClassFileImporter().importPackages("io.blit.core.internal"));
+        assertFalse(core.hasViolation(), () -> "core's use of io.blit.layout.internal (exported to io.blit.core) was"
+                + " rejected:\n" + core.getFailureReport());
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.blit.benchmarks;
 
-import io.blit.tools.cli.CliSupport;
-import io.blit.tools.cli.ToolVersion;
+import io.blit.cli.CliSupport;
+import io.blit.cli.ToolVersion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,18 +1,18 @@
 package io.blit.benchmarks;
 
+import io.blit.cli.CliSupport;
+import io.blit.cli.ToolVersion;
 import io.blit.core.TriviallyCopyable;
-import io.blit.tools.cli.CliSupport;
-import io.blit.tools.cli.ToolVersion;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Does the time of a block copy depend on where the native segment lies relative to the object (4K

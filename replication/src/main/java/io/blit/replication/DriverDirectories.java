@@ -43,8 +43,10 @@ import java.util.Set;
  * </ul>
  *
  * <p>On a file system without POSIX permissions (Windows, where Aeron's default directory lies in the user's own
- * temporary directory) owners and modes are neither checked nor set; links are still never followed. Public so that the
- * latency harness's Aeron floor keeps its drivers where replication keeps its own. Stateless; thread-safe.
+ * temporary directory) owners and modes are neither checked nor set; links are still never followed. For an application
+ * that launches embedded media drivers of its own beside replication's (for other Aeron traffic, or to measure Aeron
+ * alone): {@link #prepare} and {@link #restrictToOwner} give its drivers the same private directory, and their
+ * leftovers the same clean-up. Stateless; thread-safe.
  */
 public final class DriverDirectories {
     /**

@@ -10,7 +10,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * that much, but idle threads leave the cores to the busy ones) or {@code yield} ({@link YieldingIdleStrategy}: every such
  * thread stays runnable, the lowest latency only where each has a core of its own, and slower where threads share
  * cores: measured in docs/replication.md). Chosen with the system property {@code blit.replication.idle}.
- * Public so that a benchmark of Aeron alone (the latency harness's floor) idles exactly as replication does.
+ * For an application that runs Aeron beside replication (an external media driver named with {@code aeronDir}, a driver
+ * of its own, a measurement of Aeron alone) and wants its threads to idle exactly as replication's do. Stateless;
+ * thread-safe.
  */
 public final class IdleStrategies {
     /** The system property that chooses the idle strategy. */

@@ -1,8 +1,8 @@
 package io.blit.benchmarks.queue;
 
 import io.blit.benchmarks.peers.ChronicleMarketData;
-import io.blit.tools.cli.CliSupport;
-import io.blit.tools.cli.ToolVersion;
+import io.blit.cli.CliSupport;
+import io.blit.cli.ToolVersion;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,9 +15,9 @@ import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.threads.Pauser;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 /**
  * {@link QueueThroughput}'s measurement for Chronicle Queue: one appender thread appends {@code --messages}

@@ -1,8 +1,8 @@
 package io.blit.benchmarks.queue;
 
 import io.blit.benchmarks.peers.ChronicleQueueKind;
-import io.blit.tools.cli.CliSupport;
-import io.blit.tools.cli.ToolVersion;
+import io.blit.cli.CliSupport;
+import io.blit.cli.ToolVersion;
 import io.blit.tools.latency.Placement;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +13,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Blit's queue and Chronicle Queue side by side in one run: {@link QueueThroughput} and

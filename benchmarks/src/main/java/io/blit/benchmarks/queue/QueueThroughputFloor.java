@@ -1,8 +1,8 @@
 package io.blit.benchmarks.queue;
 
+import io.blit.cli.CliSupport;
+import io.blit.cli.ToolVersion;
 import io.blit.queue.WaitStrategy;
-import io.blit.tools.cli.CliSupport;
-import io.blit.tools.cli.ToolVersion;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,5 +1,7 @@
 package io.blit.benchmarks.queue;
 
+import io.blit.cli.CliSupport;
+import io.blit.cli.ToolVersion;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueOptions;
@@ -9,9 +11,7 @@ import io.blit.replication.ReplicaStatus;
 import io.blit.replication.ReplicationSource;
 import io.blit.replication.SecretFile;
 import io.blit.replication.SourceOptions;
-import io.blit.tools.cli.CliSupport;
 import io.blit.tools.cli.QueueCli;
-import io.blit.tools.cli.ToolVersion;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.net.DatagramSocket;
@@ -25,9 +25,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Throughput of replication: MarketData appended on a source queue in this JVM, served by a

@@ -1,8 +1,8 @@
 package io.blit.benchmarks.queue;
 
+import io.blit.cli.BadInputException;
+import io.blit.cli.CliSupport;
 import io.blit.queue.BlitQueue;
-import io.blit.tools.cli.BadInputException;
-import io.blit.tools.cli.CliSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;

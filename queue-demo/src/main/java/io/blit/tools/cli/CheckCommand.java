@@ -1,5 +1,8 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.ClaimStops;
+import io.blit.cli.QueueFiles;
+import io.blit.cli.ToolVersion;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
 import java.io.PrintStream;
@@ -44,11 +47,11 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (type == null) {
-            type = QueueFiles.typeOfQueue(QueueFiles.existingQueue(dir));
+            type = ProducedQueues.typeOfQueue(QueueFiles.existingQueue(dir));
         }
         if (type == MessageType.MIXED) {
             QueueFiles.existingQueue(dir);
-            QueueFiles.requireMixedTypes(dir);
+            ProducedQueues.requireMixedTypes(dir);
             return MixedStream.check(dir, out);
         }
         return check(type);
@@ -56,7 +59,7 @@ final class CheckCommand implements Callable<Integer> {
 
     private <T> int check(MessageType<T> type) {
         QueueFiles.existingQueue(dir);
-        QueueFiles.requireMessageClass(dir, type.type());
+        ProducedQueues.requireMessageClass(dir, type.type());
         try (BlitQueue<T> queue = BlitQueue.open(dir, type.type(), QueueFiles.READ_ONLY);
              Tailer<T> tailer = queue.tailer()) {
             T message = type.factory().get();
@@ -89,8 +92,8 @@ final class CheckCommand implements Callable<Integer> {
                 }
                 if (!type.checker().consistentFor(message, index)) {
                     StringBuilder line = new StringBuilder("check failed: record " + index + " has inconsistent fields:");
-                    out.println(QueueFiles.appendFields(line,
-                            QueueFiles.fieldsInLayoutOrder(type.type(), queue.descriptor()), message));
+                    out.println(ProducedQueues.appendFields(line,
+                            ProducedQueues.fieldsInLayoutOrder(type.type(), queue.descriptor()), message));
                     return QueueCli.CHECK_FAILED;
                 }
                 expected = index + 1;

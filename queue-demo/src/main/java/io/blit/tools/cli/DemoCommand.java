@@ -1,5 +1,6 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.ToolVersion;
 import java.io.PrintStream;
 import picocli.CommandLine.Command;
 

@@ -1,19 +1,19 @@
 package io.blit.tools.cli;
 
-import io.blit.tools.messages.BookUpdate;
-import io.blit.tools.messages.MarketData;
-
+import io.blit.cli.BadInputException;
 import io.blit.queue.WaitStrategy;
 import io.blit.tools.latency.IntervalLog;
 import io.blit.tools.latency.LatencyChart;
 import io.blit.tools.latency.LatencyJson;
-import io.blit.tools.latency.LatencyResult;
 import io.blit.tools.latency.LatencyKind;
+import io.blit.tools.latency.LatencyResult;
 import io.blit.tools.latency.MessageKind;
 import io.blit.tools.latency.ProcessMode;
 import io.blit.tools.latency.ReportTable;
 import io.blit.tools.latency.RunPlan;
 import io.blit.tools.latency.ThreadMode;
+import io.blit.tools.messages.BookUpdate;
+import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -25,8 +25,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /**
  * What {@code bench} and {@code demo} run: the end-to-end latency harness ({@code io.blit.tools.latency}) on

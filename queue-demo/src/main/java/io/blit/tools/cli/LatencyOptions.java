@@ -1,5 +1,6 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.CliSupport;
 import io.blit.queue.WaitStrategy;
 import io.blit.tools.latency.LatencyKind;
 import java.nio.file.Path;

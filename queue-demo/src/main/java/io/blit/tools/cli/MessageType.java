@@ -1,7 +1,7 @@
 package io.blit.tools.cli;
 
-import io.blit.tools.messages.MarketData;
 import io.blit.tools.messages.BookUpdate;
+import io.blit.tools.messages.MarketData;
 import java.util.function.Supplier;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

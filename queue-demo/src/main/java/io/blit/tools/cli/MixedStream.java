@@ -1,5 +1,7 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.ClaimStops;
+import io.blit.cli.QueueFiles;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.MessageHandler;
 import io.blit.queue.MessageTypes;

@@ -1,18 +1,20 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.BadInputException;
+import io.blit.cli.ToolVersion;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
-import io.blit.queue.QueueOptions;
 import io.blit.queue.IndexedFiller;
+import io.blit.queue.QueueOptions;
+import io.blit.tools.messages.BookUpdate;
+import io.blit.tools.messages.MarketData;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.function.LongFunction;
-import io.blit.tools.messages.BookUpdate;
-import io.blit.tools.messages.MarketData;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

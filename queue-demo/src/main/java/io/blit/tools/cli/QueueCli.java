@@ -1,21 +1,30 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.CliSupport;
+import io.blit.cli.ConsumersCommand;
+import io.blit.cli.DumpCommand;
+import io.blit.cli.ReplicateCommand;
+import io.blit.cli.StatsCommand;
+import io.blit.cli.TailCommand;
+import io.blit.cli.ToolVersion;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
- * The queue command-line tool, the {@code Main-Class} of {@code queue-demo.jar}: {@code produce}, {@code tail},
- * {@code consumers}, {@code dump}, {@code check} (one class each), the latency harness's {@code bench} and {@code demo}
- * ({@link LatencyCommand}) and {@code replicate serve|follow|keygen} ({@link ReplicateCommand}), parsed by picocli. Runs in-process through {@link #run}, which returns the exit code:
+ * The queue command-line tool, the {@code Main-Class} of {@code queue-demo.jar}: {@code produce} and the content
+ * {@code check} of what it wrote, the latency harness's {@code bench} and {@code demo} ({@link LatencyCommand}), and
+ * the operations commands of {@code blit.jar} ({@code tail}, {@code consumers}, {@code stats}, {@code dump},
+ * {@code replicate serve|follow|keygen}; {@code follow} with {@code --type}, {@link TypedFollowCommand}), parsed by
+ * picocli. Runs in-process through {@link #run}, which returns the exit code:
  * {@value #OK} ok, {@value #CHECK_FAILED} check failed, {@value #USAGE} usage error or bad input (missing
  * directory, corrupt or foreign files), each reported in one line on the error stream ({@link CliSupport}).
  * Not thread-safe: one instance runs one command line; {@link #run} makes a new one each time.
@@ -67,12 +76,16 @@ public final class QueueCli implements Callable<Integer> {
                 .addSubcommand(new CheckCommand(out))
                 .addSubcommand(new DemoCommand(out, err))
                 .addSubcommand(new BenchCommand(out, err))
-                .addSubcommand(new CommandLine(new ReplicateCommand())
-                        .addSubcommand(new ServeCommand(out))
-                        .addSubcommand(new FollowCommand(out, err))
-                        .addSubcommand(new KeygenCommand(out)))
+                .addSubcommand(ReplicateCommand.commandLine(out, err, new TypedFollowCommand(out, err)))
                 .addSubcommand(new HelpCommand());
+        withFooter(cli, EXIT_CODES);
         return CliSupport.configure(cli, out, err);
+    }
+
+    /** Ends the help of {@code command} and of all its subcommands with {@code exitCodes}, the codes of this jar. */
+    private static void withFooter(CommandLine command, String exitCodes) {
+        command.getCommandSpec().usageMessage().footer("", exitCodes);
+        command.getSubcommands().values().forEach(sub -> withFooter(sub, exitCodes));
     }
 
     /** No command given: a usage error. */

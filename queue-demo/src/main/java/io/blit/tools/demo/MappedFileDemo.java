@@ -1,9 +1,9 @@
 package io.blit.tools.demo;
 
+import io.blit.cli.BadInputException;
+import io.blit.cli.CliSupport;
+import io.blit.cli.ToolVersion;
 import io.blit.core.BlockCopier;
-import io.blit.tools.cli.BadInputException;
-import io.blit.tools.cli.CliSupport;
-import io.blit.tools.cli.ToolVersion;
 import io.blit.tools.messages.MarketData;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -13,9 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * The smallest end-to-end example, without the queue: writes a million {@link MarketData} objects

@@ -1,5 +1,6 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.CliSupport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

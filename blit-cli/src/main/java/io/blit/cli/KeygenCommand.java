@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.replication.SecretFile;
 import java.io.PrintStream;
@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
                         + "keeping it owner-only: serve and follow refuse a secret file that group or others may "
                         + "read or write.",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
+        footer = {"", CliSupport.EXIT_CODES})
 final class KeygenCommand implements Callable<Integer> {
     private final PrintStream out;
 
@@ -39,6 +39,6 @@ final class KeygenCommand implements Callable<Integer> {
         }
         out.println("wrote a new " + SecretFile.MIN_BYTES + "-byte secret to " + secretFile
                 + " (mode 0600); copy it to the source and every replica");
-        return QueueCli.OK;
+        return CliSupport.OK;
     }
 }

@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aeron.CommonContext;
-import io.blit.tools.cli.QueueCliTest.Result;
+import io.blit.cli.BlitCliRun.Result;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.nio.file.Files;
@@ -25,7 +25,7 @@ class ReplicateCliTest {
     @Test
     void keygenWritesANewSecretOf32BytesOnlyItsOwnerMayRead() throws IOException {
         Path file = tmp.resolve("secret");
-        Result result = QueueCliTest.run("replicate", "keygen", "--secret-file", file.toString());
+        Result result = BlitCliRun.run("replicate", "keygen", "--secret-file", file.toString());
         assertEquals(0, result.code(), result.err());
         assertEquals(1, result.out().lines().count(), result.out());
         assertTrue(result.out().contains(file.toString()), result.out());
@@ -37,7 +37,7 @@ class ReplicateCliTest {
     @Test
     void keygenNeverOverwritesAFile() throws IOException {
         Path file = Files.writeString(tmp.resolve("secret"), "an existing secret, thirty-two bytes or more");
-        Result result = QueueCliTest.run("replicate", "keygen", "--secret-file", file.toString());
+        Result result = BlitCliRun.run("replicate", "keygen", "--secret-file", file.toString());
         assertEquals(2, result.code());
         assertEquals(1, result.err().lines().count(), result.err());
         assertTrue(result.err().startsWith("error: ") && result.err().contains(file.toString())
@@ -67,11 +67,11 @@ class ReplicateCliTest {
     @Test
     void serveAndFollowRefuseASecretFileOthersMayReadInOneLine() throws IOException {
         Path queue = tmp.resolve("q");
-        assertEquals(0, QueueCliTest.run("produce", "--dir", queue.toString(), "--count", "1").code());
+        BlitCliRun.appendRaw(queue, 1);
         Path secret = secretFile("secret", 32, "rw-r--r--");
-        Result served = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> QueueCliTest.run("replicate", "serve",
+        Result served = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> BlitCliRun.run("replicate", "serve",
                 "--dir", queue.toString(), "--control", loopback(), "--secret-file", secret.toString()));
-        Result followed = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> QueueCliTest.run("replicate",
+        Result followed = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> BlitCliRun.run("replicate",
                 "follow", "--dir", tmp.resolve("r").toString(), "--source", loopback(), "--endpoint", loopback(),
                 "--secret-file", secret.toString()));
         for (Result result : new Result[] {served, followed}) {
@@ -85,15 +85,15 @@ class ReplicateCliTest {
     @Test
     void serveRefusesAnUnsafeDirectoryForItsDriverInOneLine() throws IOException {
         Path queue = tmp.resolve("q");
-        assertEquals(0, QueueCliTest.run("produce", "--dir", queue.toString(), "--count", "1").code());
+        BlitCliRun.appendRaw(queue, 1);
         Path secret = tmp.resolve("secret");
-        assertEquals(0, QueueCliTest.run("replicate", "keygen", "--secret-file", secret.toString()).code());
+        assertEquals(0, BlitCliRun.run("replicate", "keygen", "--secret-file", secret.toString()).code());
         Path privateDir = tmp.resolve("aeron-u-blit");
         Files.createSymbolicLink(privateDir, Files.createDirectory(tmp.resolve("elsewhere")));
         String saved = System.getProperty(CommonContext.AERON_DIR_PROP_NAME);
         System.setProperty(CommonContext.AERON_DIR_PROP_NAME, tmp.resolve("aeron-u").toString());
         try {
-            Result served = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> QueueCliTest.run("replicate",
+            Result served = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> BlitCliRun.run("replicate",
                     "serve", "--dir", queue.toString(), "--control", loopback(), "--secret-file", secret.toString()));
             assertEquals(2, served.code(), served.out() + served.err());
             assertEquals(1, served.err().lines().count(), served.err());

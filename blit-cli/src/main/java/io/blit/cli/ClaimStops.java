@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.queue.PendingClaim;
 import java.io.PrintStream;
@@ -23,9 +23,16 @@ import java.util.function.Supplier;
  * Gaps in the indices read are reported here too, one line per run of abandoned indices. Not thread-safe: one per
  * command run.
  */
-final class ClaimStops {
+public final class ClaimStops {
     /** What the reader does next. */
-    enum Outcome { READ_ON, END, CUT_SHORT }
+    public enum Outcome {
+        /** Read again: a claim is being waited for or stepped over. */
+        READ_ON,
+        /** The end of the queue: nothing is claimed at the next index. */
+        END,
+        /** Stopped at a live writer's claim (its line is printed): the command exits non-zero. */
+        CUT_SHORT
+    }
 
     private static final long PATIENCE_BEYOND_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -36,7 +43,12 @@ final class ClaimStops {
     /** The index of a dead writer's claim being waited out, or -1. */
     private long deadClaim = -1;
 
-    ClaimStops(PrintStream out, String prefix, Duration abandonGrace) {
+    /**
+     * @param out          where the lines go
+     * @param prefix       what starts each line: "" for a check, "# " for the commands whose other lines are records
+     * @param abandonGrace the queue's abandon grace: how long a reader sees a dead writer's claim before stepping over it
+     */
+    public ClaimStops(PrintStream out, String prefix, Duration abandonGrace) {
         this.out = out;
         this.prefix = prefix;
         this.patienceNanos = abandonGrace.toNanos() + PATIENCE_BEYOND_GRACE_NANOS;
@@ -50,8 +62,9 @@ final class ClaimStops {
      * @param expected the index after the last message the reader handled
      * @param next     the reader's next index, or the bound of its range if lower: at the end, the indices from
      *                 {@code expected} to it were stepped over and are reported ({@link #reportGap})
+     * @return what the reader does next
      */
-    Outcome atStop(Supplier<Optional<PendingClaim>> pending, LongSupplier queueEnd, long expected, long next) {
+    public Outcome atStop(Supplier<Optional<PendingClaim>> pending, LongSupplier queueEnd, long expected, long next) {
         Optional<PendingClaim> claim = pending.get();
         if (claim.isEmpty()) {
             reportGap(expected, next);
@@ -74,7 +87,7 @@ final class ClaimStops {
      * Reports the indices from {@code expected} to {@code next - 1}, which the reader stepped over (no message): the
      * dead writer's claim this waited out as such, the rest as abandoned records.
      */
-    void reportGap(long expected, long next) {
+    public void reportGap(long expected, long next) {
         if (next <= expected) {
             return;
         }

@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.layout.BlitVersion;
 import picocli.CommandLine.IVersionProvider;

@@ -1,6 +1,7 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.replication.SecretFile;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -8,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code replicate}: the replication of a queue to other machines over Aeron (docs/replication.md), with the
@@ -22,10 +24,29 @@ import picocli.CommandLine.Spec;
                         + "only its owner may read and write (keygen writes one).",
                 ""},
         commandListHeading = "%nCommands:%n",
-        footer = {"", QueueCli.EXIT_CODES})
-final class ReplicateCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public final class ReplicateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
+
+    private ReplicateCommand() {
+    }
+
+    /**
+     * The {@code replicate} command with its subcommands {@code serve}, {@code follow} and {@code keygen}, in that
+     * order, not yet configured ({@link CliSupport#configure}).
+     *
+     * @param out    where the subcommands print
+     * @param err    where follow reports a refusal
+     * @param follow the follow command: a {@link FollowCommand}, or a subclass that adds expectations
+     * @return the command line of {@code replicate}
+     */
+    public static CommandLine commandLine(PrintStream out, PrintStream err, FollowCommand follow) {
+        return new CommandLine(new ReplicateCommand())
+                .addSubcommand(new ServeCommand(out))
+                .addSubcommand(follow)
+                .addSubcommand(new KeygenCommand(out));
+    }
 
     /** No subcommand given: a usage error. */
     @Override

@@ -1,7 +1,8 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
+import io.blit.queue.replica.SourceFiles;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import io.blit.queue.replica.SourceFiles;
 
 /** {@code dump}: prints every record of a queue using only the layout stored in its file header. */
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
@@ -18,7 +18,8 @@ import io.blit.queue.replica.SourceFiles;
                 "Prints every record of the queue in D (or those from --from to --to, both included: each an index, "
                         + "or an ISO-8601 instant such as 2026-11-26T09:30:00Z for the messages appended at or after "
                         + "--from and at or before --to, by the times the records carry) "
-                        + "(index=I type=NAME, then name=value for every field) "
+                        + "(index=I type=NAME, then name=value for every field, then appended=TIME: when the record was "
+                        + "appended, ISO-8601 UTC to the nanosecond, or - in a file of format 1, which records no time) "
                         + "decoding the raw payloads with nothing but the layout each file header stores for the "
                         + "record's type (field names, types and offsets; native byte order), so it needs no message "
                         + "class. A raw queue (no descriptor) is printed as hex. Damage the queue's API exposes is flagged: a payload whose "
@@ -31,8 +32,8 @@ import io.blit.queue.replica.SourceFiles;
                         + "nor a record whose header is invalid: such a header stops the dump with an error naming "
                         + "the file and byte offset (exit 2).",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
-final class DumpCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public final class DumpCommand implements Callable<Integer> {
     private final PrintStream out;
 
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
@@ -48,7 +49,8 @@ final class DumpCommand implements Callable<Integer> {
                     + "(default: the end)")
     private IndexOrTime toOption;
 
-    DumpCommand(PrintStream out) {
+    /** @param out where the command prints */
+    public DumpCommand(PrintStream out) {
         this.out = out;
     }
 
@@ -97,13 +99,14 @@ final class DumpCommand implements Callable<Integer> {
                     stops.reportGap(expected, index);
                     expected = index + 1;
                     records++;
-                    damaged |= !RecordLine.append(line, index, tailer.lastTypeLayout(), buffer, length);
+                    damaged |= !RecordLine.append(line, index, tailer.lastTypeLayout(), buffer, length,
+                            tailer.lastTimeNanos());
                     out.println(line);
                 }
             }
             out.println("# " + records + " records" + (damaged ? ", some DAMAGED" : ""));
         }
-        return damaged || cutShort ? QueueCli.CHECK_FAILED : QueueCli.OK;
+        return damaged || cutShort ? CliSupport.FAILED : CliSupport.OK;
     }
 
     /** Two indices, or two times, given in the wrong order are a mistake (an index and a time are not compared). */

@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 /**
  * Input a tool cannot read (a missing directory, no queue, a queue of another message class): reported by

@@ -1,55 +1,26 @@
 package io.blit.tools.cli;
 
+import io.blit.cli.BadInputException;
+import io.blit.cli.QueueFiles;
 import io.blit.layout.FieldDescriptor;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
-import io.blit.queue.QueueOptions;
 import io.blit.queue.TypeLayouts;
 import io.blit.tools.messages.BookUpdate;
 import io.blit.tools.messages.MarketData;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
-/** What the reading commands share: finding a queue, checking its message class, printing fields. Stateless. */
-final class QueueFiles {
-    /**
-     * How the reading commands open a queue: read-only, so that they work on a read-only mount or files they may only
-     * read, and change nothing (a record claimed by a dead writer is stepped over, not marked).
-     */
-    static final QueueOptions READ_ONLY = QueueOptions.defaults().readOnly(true);
+/**
+ * What {@code produce}, the content {@code check} and {@code replicate follow --type} share about the queues produce
+ * writes: which message classes a queue holds, and printing a message's fields. Stateless.
+ */
+final class ProducedQueues {
 
-    private QueueFiles() {
-    }
-
-    /**
-     * The directory of an existing queue.
-     *
-     * @throws BadInputException naming what is missing: the directory, or any segment file in it
-     */
-    static Path existingQueue(Path dir) {
-        if (!Files.exists(dir)) {
-            throw new BadInputException("no such directory: " + dir);
-        }
-        if (!Files.isDirectory(dir)) {
-            throw new BadInputException("not a directory: " + dir);
-        }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "segment-*.blitq")) {
-            if (!files.iterator().hasNext()) {
-                throw new BadInputException("no queue in " + dir + " (no segment-*.blitq file)");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
-        }
-        return dir;
+    private ProducedQueues() {
     }
 
     /**
@@ -60,7 +31,7 @@ final class QueueFiles {
      * @throws BadInputException naming both classes
      */
     static void requireMessageClass(Path dir, Class<?> type) {
-        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY)) {
             TypeLayouts types = TypeLayouts.ofNewestFile(raw);
             Map<Integer, String> names = types.classNames();
             if (names.size() > 1 || (names.size() == 1 && !names.containsKey(0))) {
@@ -80,7 +51,7 @@ final class QueueFiles {
      * @throws BadInputException naming what the queue holds
      */
     static void requireMixedTypes(Path dir) {
-        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY)) {
             TypeLayouts types = TypeLayouts.ofNewestFile(raw);
             if (!types.classNames().equals(Map.of(1, MarketData.class.getName(), 2, BookUpdate.class.getName()))) {
                 throw new BadInputException("queue " + dir + " holds " + (types.raw() ? "" : "message types ") + types
@@ -96,7 +67,7 @@ final class QueueFiles {
      * naming it).
      */
     static MessageType<?> typeOfQueue(Path dir) {
-        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, READ_ONLY)) {
+        try (BlitQueue<Void> raw = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY)) {
             Map<Integer, String> names = TypeLayouts.ofNewestFile(raw).classNames();
             if (names.equals(Map.of(1, MarketData.class.getName(), 2, BookUpdate.class.getName()))) {
                 return MessageType.MIXED;
@@ -105,24 +76,6 @@ final class QueueFiles {
         }
     }
 
-    /** The type ids, as text, and the simple class names of the types of the newest file of {@code queue}. */
-    static Set<String> typeNamesOf(BlitQueue<?> queue) {
-        Set<String> names = new HashSet<>();
-        TypeLayouts.ofNewestFile(queue).classNames().forEach((id, className) -> {
-            names.add(Integer.toString(id));
-            names.add(className.substring(className.lastIndexOf('.') + 1));
-        });
-        return names;
-    }
-
-    /** Whether a record of stored layout {@code layout} and type id {@code typeId} is of type {@code nameOrId}. */
-    static boolean isType(LayoutDescriptor layout, int typeId, String nameOrId) {
-        if (layout == null) {
-            return false;
-        }
-        String name = layout.className();
-        return name.substring(name.lastIndexOf('.') + 1).equals(nameOrId) || Integer.toString(typeId).equals(nameOrId);
-    }
 
     /** The public fields of {@code type} in the order of the stored layout (offset order). */
     static Field[] fieldsInLayoutOrder(Class<?> type, LayoutDescriptor descriptor) {

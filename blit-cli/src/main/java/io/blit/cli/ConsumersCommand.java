@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.ConsumerPosition;
@@ -22,14 +22,15 @@ import picocli.CommandLine.Option;
                 "",
                 "Example: risk committed 1234 lag 56 holder 4711 last-commit 2026-11-26T10:15:30.123Z",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
-final class ConsumersCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public final class ConsumersCommand implements Callable<Integer> {
     private final PrintStream out;
 
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
     private Path dir;
 
-    ConsumersCommand(PrintStream out) {
+    /** @param out where the command prints */
+    public ConsumersCommand(PrintStream out) {
         this.out = out;
     }
 
@@ -41,7 +42,7 @@ final class ConsumersCommand implements Callable<Integer> {
                 out.println(line(consumer));
             }
         }
-        return QueueCli.OK;
+        return CliSupport.OK;
     }
 
     /** {@code NAME committed C lag L holder PID|none last-commit TIME|never}. */

@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.ConsumerPosition;
@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
                 "",
                 "Example: 2026-11-26T10:15:31.002Z queue end 1200345 files 3 bytes 201326592 rate 100012.0/s",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
-final class StatsCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public final class StatsCommand implements Callable<Integer> {
     private final PrintStream out;
     @Spec
     private CommandSpec spec;
@@ -43,7 +43,8 @@ final class StatsCommand implements Callable<Integer> {
     @Option(names = "--count", paramLabel = "N", description = "with --watch: stop after N samples (default: never)")
     private long count = Long.MAX_VALUE;
 
-    StatsCommand(PrintStream out) {
+    /** @param out where the command prints */
+    public StatsCommand(PrintStream out) {
         this.out = out;
     }
 
@@ -66,7 +67,7 @@ final class StatsCommand implements Callable<Integer> {
                 print(queue.stats());
             }
         }
-        return QueueCli.OK;
+        return CliSupport.OK;
     }
 
     private void print(QueueStats stats) {

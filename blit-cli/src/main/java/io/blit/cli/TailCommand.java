@@ -1,11 +1,11 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
+import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
-import io.blit.queue.QueueOptions;
 import io.blit.queue.NamedTailer;
 import io.blit.queue.PendingClaim;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.Tailer;
-import io.blit.layout.LayoutDescriptor;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -31,7 +31,9 @@ import picocli.CommandLine.TypeConversionException;
         description = {"Print messages.",
                 "",
                 "Prints one line per message: index=I type=NAME then name=value for every field, in layout "
-                        + "(offset) order, decoded with the layout the file stores for the record's type (any message "
+                        + "(offset) order, then appended=TIME (when the message was appended, ISO-8601 UTC to the "
+                        + "nanosecond, e.g. 2026-11-28T04:50:12.123456789Z; - in a file of format 1, which records no "
+                        + "time), decoded with the layout the file stores for the record's type (any message "
                         + "class, several types in one queue; raw payloads as hex). Indices skipped by the queue "
                         + "(records abandoned by a failed or dead writer) are reported as a line "
                         + "\"# indices A..B abandoned\", a claim of a writer that died (stepped over after the abandon "
@@ -44,8 +46,8 @@ import picocli.CommandLine.TypeConversionException;
                         + "flushed, so the next tail --consumer NAME goes on after it. Killed between the two, it prints "
                         + "that message again next time (at least once). One process at a time holds a NAME.",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
-final class TailCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public final class TailCommand implements Callable<Integer> {
     private final PrintStream out;
     @Spec
     private CommandSpec spec;
@@ -80,7 +82,8 @@ final class TailCommand implements Callable<Integer> {
             + "file. With --consumer, the messages of other types are committed too (read, not printed)"})
     private String type;
 
-    TailCommand(PrintStream out) {
+    /** @param out where the command prints */
+    public TailCommand(PrintStream out) {
         this.out = out;
     }
 
@@ -273,7 +276,7 @@ final class TailCommand implements Callable<Integer> {
         return fromTime != null && consumer == null && time != 0 && time < fromTime.getEpochSecond() * 1_000_000_000L + fromTime.getNano();
     }
 
-    /** Prints until --count messages, or the end of the queue without --follow: {@link QueueCli#OK}, or 1 if cut short. */
+    /** Prints until --count messages, or the end of the queue without --follow: {@link CliSupport#OK}, or 1 if cut short. */
     private int print(Reader reader, Arena arena, BlitQueue<Void> queue) {
         long capacity = 1 << 16;
         MemorySegment buffer = arena.allocate(capacity, 8);
@@ -296,7 +299,7 @@ final class TailCommand implements Callable<Integer> {
                     if (outcome == ClaimStops.Outcome.READ_ON) {
                         continue;
                     }
-                    return outcome == ClaimStops.Outcome.END ? QueueCli.OK : QueueCli.CHECK_FAILED;
+                    return outcome == ClaimStops.Outcome.END ? CliSupport.OK : CliSupport.FAILED;
                 }
                 out.flush();
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
@@ -311,11 +314,11 @@ final class TailCommand implements Callable<Integer> {
             }
             stops.reportGap(expected, index);
             expected = index + 1;
-            RecordLine.append(line, index, layout, buffer, length);
+            RecordLine.append(line, index, layout, buffer, length, reader.time());
             out.println(line);
             reader.printed();
             printed++;
         }
-        return QueueCli.OK;
+        return CliSupport.OK;
     }
 }

@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
                 "Prints once a second, per replica: the index it holds up to, messages per second, and how far "
                         + "it is behind the end of the queue. Runs until stopped.",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
+        footer = {"", CliSupport.EXIT_CODES})
 final class ServeCommand implements Callable<Integer> {
     private final PrintStream out;
 
@@ -87,7 +87,7 @@ final class ServeCommand implements Callable<Integer> {
                 print(source.replicas(), end, previous);
             }
         }
-        return QueueCli.OK;
+        return CliSupport.OK;
     }
 
     private void print(List<ReplicaStatus> replicas, long end, Map<String, Long> previous) {

@@ -1,4 +1,4 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
 import io.blit.queue.ConsumerHeldException;
 import io.blit.queue.LayoutMismatchException;
@@ -10,18 +10,18 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Locale;
-import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine;
 
 /**
  * How every Blit tool runs a picocli command line: the exit codes ({@value #OK} ok, {@value #FAILED} a check
  * or run failed, {@value #USAGE} usage error or bad input), the number converters, and the two handlers that
  * turn a wrong command line or bad input into ONE line on the error stream, never a stack trace. Used by
- * {@link QueueCli} and by the benchmark harnesses. Stateless; thread-safe.
+ * {@link BlitCli}, by {@code queue-demo.jar} and by the benchmark harnesses. Stateless; thread-safe.
  *
  * <p>Error lines: a wrong command line (unknown option, bad number, missing value, a value a command refuses)
  * reads {@code error: COMMAND: PROBLEM (QUALIFIED-COMMAND --help for usage)}; a value a converter refused reads
@@ -31,9 +31,16 @@ import picocli.CommandLine.TypeConversionException;
  * exception is a bug and keeps its stack trace.
  */
 public final class CliSupport {
+    /** Exit code: the command did what it was asked. */
     public static final int OK = 0;
+    /** Exit code: a check failed, or a read was cut short at a record a live writer holds. */
     public static final int FAILED = 1;
+    /** Exit code: a usage error or bad input (missing directory, corrupt or foreign files). */
     public static final int USAGE = 2;
+
+    /** The last line of every command's help. */
+    public static final String EXIT_CODES = "Exit codes: 0 ok, 1 check failed, 2 usage error or bad input "
+            + "(missing directory, corrupt files).";
 
     private CliSupport() {
     }
@@ -146,7 +153,7 @@ public final class CliSupport {
      * ("cannot create F: No space left on device", not that followed by "java.io.IOException: No space left on
      * device").
      */
-    static String ioLine(UncheckedIOException io) {
+    public static String ioLine(UncheckedIOException io) {
         String line = oneLine(io.getMessage());
         Throwable cause = io.getCause();
         if (cause == null || (cause.getMessage() != null && line.endsWith(": " + cause.getMessage()))) {
@@ -156,7 +163,7 @@ public final class CliSupport {
     }
 
     /** The first line of {@code message}, with " ..." if there were more. */
-    static String oneLine(String message) {
+    public static String oneLine(String message) {
         if (message == null) {
             return "(no message)";
         }

@@ -1,6 +1,5 @@
-package io.blit.tools.cli;
+package io.blit.cli;
 
-import io.blit.core.BlockCopier;
 import io.blit.replication.Replica;
 import io.blit.replication.ReplicaOptions;
 import java.io.PrintStream;
@@ -12,7 +11,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code replicate follow}: follows a source into a replica directory until stopped, printing once a second the
- * index held and the rate; exits 1 if the source refuses the replica (the reason in one line).
+ * index held and the rate; exits 1 if the source refuses the replica (the reason in one line). A tool that knows
+ * message classes adds an option that names the ones the replica expects by overriding {@link #expectations}. Not
+ * thread-safe: one instance runs one command line.
  */
 @Command(name = "follow", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Follow a source into a replica directory.",
@@ -21,8 +22,8 @@ import picocli.CommandLine.Option;
                         + "refuses local appends; tail, dump and check work on it. Runs until stopped; exits 1 if "
                         + "the source refuses it (wrong secret, another queue, another layout).",
                 ""},
-        footer = {"", QueueCli.EXIT_CODES})
-final class FollowCommand implements Callable<Integer> {
+        footer = {"", CliSupport.EXIT_CODES})
+public class FollowCommand implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
 
@@ -41,11 +42,6 @@ final class FollowCommand implements Callable<Integer> {
                     + "replicate keygen writes one)")
     private Path secretFile;
 
-    @Option(names = "--type", paramLabel = "marketdata|book|mixed", converter = MessageType.Converter.class,
-            description = "refuse a source whose newest file holds other message types or layouts than these here "
-                    + "(mixed: MarketData type 1 and BookUpdate type 2, as produce --type mixed writes)")
-    private MessageType<?> type;
-
     @Option(names = "--sync", description = "force every batch to disk before acknowledging it")
     private boolean sync;
 
@@ -61,11 +57,23 @@ final class FollowCommand implements Callable<Integer> {
             + "batches are authenticated, not encrypted, unless the source encrypts")
     private boolean encrypt;
 
-    FollowCommand(PrintStream out, PrintStream err) {
+    /**
+     * @param out where the progress lines go
+     * @param err where the line of a refusal or a failure goes
+     */
+    public FollowCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
     }
 
+    /**
+     * Follows until stopped (SIGTERM, SIGINT).
+     *
+     * @return {@link CliSupport#OK} once stopped, {@link CliSupport#FAILED} if the source refused the replica or the
+     *         replica stopped
+     * @throws InterruptedException if interrupted while waiting
+     * @throws BadInputException if the secret file or an endpoint is refused
+     */
     @Override
     public Integer call() throws InterruptedException {
         ReplicaOptions options = options();
@@ -76,12 +84,12 @@ final class FollowCommand implements Callable<Integer> {
             while (!stop.awaitStop(1)) {
                 if (replica.refusal() != null) {
                     err.println("error: " + CliSupport.oneLine(replica.refusal().getMessage()));
-                    return QueueCli.CHECK_FAILED;
+                    return CliSupport.FAILED;
                 }
                 if (!replica.running()) {
                     err.println("error: the replica stopped: " + (replica.failure() == null ? "see its log"
                             : CliSupport.oneLine(String.valueOf(replica.failure().getMessage()))));
-                    return QueueCli.CHECK_FAILED;
+                    return CliSupport.FAILED;
                 }
                 long held = Math.max(0, replica.nextIndex());
                 out.println("index " + (held - 1) + ", " + (held - before) + " msg/s");
@@ -89,7 +97,7 @@ final class FollowCommand implements Callable<Integer> {
                 before = held;
             }
         }
-        return QueueCli.OK;
+        return CliSupport.OK;
     }
 
     /**
@@ -97,18 +105,25 @@ final class FollowCommand implements Callable<Integer> {
      *
      * @throws BadInputException if the secret file or an endpoint is refused
      */
-    ReplicaOptions options() {
+    final ReplicaOptions options() {
         try {
-            ReplicaOptions options = ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
-                    .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles).requireEncryption(encrypt);
-            if (type == MessageType.MIXED) {
-                options = options.expectedTypes(MixedStream.TYPES);
-            } else if (type != null) {
-                options = options.expectedLayout(BlockCopier.of(type.type()).layout().descriptor());
-            }
-            return options;
+            return expectations(ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
+                    .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles)
+                    .requireEncryption(encrypt));
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
+    }
+
+    /**
+     * What the replica expects of the source's types ({@link ReplicaOptions#expectedLayout},
+     * {@link ReplicaOptions#expectedTypes}), as options a subclass declares give it; this class expects nothing.
+     *
+     * @param options the options the command line gives, without expectations
+     * @return {@code options} with the expectations added
+     * @throws IllegalArgumentException if the options refuse the expectations (reported as bad input)
+     */
+    protected ReplicaOptions expectations(ReplicaOptions options) {
+        return options;
     }
 }
