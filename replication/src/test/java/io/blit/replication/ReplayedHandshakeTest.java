@@ -61,14 +61,15 @@ class ReplayedHandshakeTest {
             });
             Appender<Tick> appender = queue.appender();
             HandshakeLivenessTest.append(appender, 0, 100);
-            try (ReplicationSource server = ReplicationSource.start(source,
+            try (SessionLog sessions = new SessionLog();
+                 ReplicationSource server = ReplicationSource.start(source,
                     ReplicationTest.options(control).aeronDir(sourceDriver.directory()));
                  Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(),
                          ReplicationTest.SECRET).sourceTimeout(Duration.ofSeconds(10)))) {
                 HandshakeLivenessTest.waitFor(() -> confirm.get() != null, 20);
                 ExclusivePublication toSource = attacker.publish(control, CONTROL_STREAM, "");
                 Attacker.offer(toSource, confirm.get().payload());
-                HandshakeLivenessTest.waitFor(() -> server.sessionsStarted.get() > 0
+                HandshakeLivenessTest.waitFor(() -> sessions.sessionsStarted() > 0
                         || server.dropped(DropReason.FOREIGN) > 0, 10);
                 holding.set(false);
                 follower.awaitIndex(100, Duration.ofSeconds(30));

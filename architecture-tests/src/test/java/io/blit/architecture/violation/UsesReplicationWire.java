@@ -1,16 +1,16 @@
 package io.blit.architecture.violation;
 
-import io.blit.replication.wire.BatchProtection;
+import io.blit.replication.wire.Wire;
 
 /**
  * Fixture violating "only exported packages cross modules": a class outside replication uses its unexported wire
- * package, as the benchmarks' replication throughput harness once read a property name from it.
+ * package.
  */
 public final class UsesReplicationWire {
     private UsesReplicationWire() {
     }
 
-    public static String property() {
-        return BatchProtection.BENCHMARK_PROPERTY;
+    public static int protocolVersion() {
+        return Wire.VERSION;
     }
 }
