@@ -20,11 +20,26 @@ final class Consumers {
 
     /** Every named consumer of {@code queue}, in the order they were created. */
     static List<ConsumerPosition> list(BlitQueue<?> queue) {
+        return snapshot(queue).positions();
+    }
+
+    /**
+     * The named consumers and the end index their lags count from, read together: the end after the committed
+     * indices, so every lag is at least 0 and {@code lag == end - committed - 1} holds within one snapshot.
+     *
+     * @param end       the queue's end index the lags count from
+     * @param positions the consumers in creation order
+     */
+    record Snapshot(long end, List<ConsumerPosition> positions) {
+    }
+
+    /** {@return the consumers of {@code queue} and the end their lags count from} */
+    static Snapshot snapshot(BlitQueue<?> queue) {
         try (Arena arena = Arena.ofConfined()) {
             ConsumerSlots slots = ConsumerFile.mapExisting(queue.directory(), arena, queue.files().readOnly(),
                     queue.files().writers());
             if (slots == null) {
-                return List.of();
+                return new Snapshot(queue.endIndex(), List.of());
             }
             List<ConsumerSlots.Entry> entries = slots.entries();
             long end = queue.endIndex(); // after the committed indices: every one of them is below it
@@ -37,7 +52,7 @@ final class Consumers {
                         entry.lastCommitMillis() == 0 ? Optional.empty()
                                 : Optional.of(Instant.ofEpochMilli(entry.lastCommitMillis()))));
             }
-            return List.copyOf(positions);
+            return new Snapshot(end, List.copyOf(positions));
         }
     }
 

@@ -11,14 +11,19 @@ import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.ToLongFunction;
+import javax.management.AttributeList;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.StandardMBean;
 
 /**
  * The figures of one {@link BlitQueue} object ({@link QueueStats}) and its registration as a {@link QueueMXBean}. The
  * append rate comes from the end indices of the samples this object took: a sample is kept at most once every 100 ms,
- * for two seconds. Thread-safe (sampling synchronizes on this object).
+ * for two seconds. A JMX read of several attributes at once ({@code MBeanServer.getAttributes}, what consoles and
+ * exporters do) takes one sample and answers every attribute from it, so the figures agree with each other (a lag is
+ * the end index minus the committed index minus 1) and the directory is listed once; a read of one attribute takes a
+ * sample of its own. Thread-safe (sampling synchronizes on this object).
  */
 final class QueueMonitor implements QueueMXBean {
     private static final long KEEP_EVERY_NANOS = 100_000_000L;
@@ -26,6 +31,8 @@ final class QueueMonitor implements QueueMXBean {
     private final BlitQueue<?> queue;
     /** (System.nanoTime, endIndex) pairs, oldest first. */
     private final ArrayDeque<long[]> samples = new ArrayDeque<>();
+    /** The sample that answers every attribute of the JMX read in progress in this thread, if any. */
+    private final ThreadLocal<QueueStats> reading = new ThreadLocal<>();
     private ObjectName registered;
 
     QueueMonitor(BlitQueue<?> queue) {
@@ -33,7 +40,8 @@ final class QueueMonitor implements QueueMXBean {
     }
 
     QueueStats sample() {
-        long end = queue.endIndex();
+        Consumers.Snapshot consumers = Consumers.snapshot(queue);
+        long end = consumers.end();
         long now = System.nanoTime();
         int files = 0;
         long bytes = 0;
@@ -47,7 +55,7 @@ final class QueueMonitor implements QueueMXBean {
                 throw new UncheckedIOException("cannot read the size of a file of queue " + queue.directory(), e);
             }
         }
-        return new QueueStats(end, files, bytes, rate(now, end), queue.consumers(), Instant.now());
+        return new QueueStats(end, files, bytes, rate(now, end), consumers.positions(), Instant.now());
     }
 
     private synchronized double rate(long now, long end) {
@@ -72,7 +80,7 @@ final class QueueMonitor implements QueueMXBean {
         if (registered == null) {
             try {
                 ObjectName name = new ObjectName("io.blit:type=BlitQueue,name=" + ObjectName.quote(queue.directory().toString()));
-                ManagementFactory.getPlatformMBeanServer().registerMBean(this, name);
+                ManagementFactory.getPlatformMBeanServer().registerMBean(new SampledOnce(this), name);
                 registered = name;
             } catch (JMException e) {
                 throw new IllegalStateException("cannot register the MXBean of queue " + queue.directory(), e);
@@ -101,22 +109,22 @@ final class QueueMonitor implements QueueMXBean {
 
     @Override
     public long getEndIndex() {
-        return sample().endIndex();
+        return current().endIndex();
     }
 
     @Override
     public int getFiles() {
-        return sample().files();
+        return current().files();
     }
 
     @Override
     public long getBytes() {
-        return sample().bytes();
+        return current().bytes();
     }
 
     @Override
     public double getAppendRatePerSecond() {
-        return sample().appendRatePerSecond();
+        return current().appendRatePerSecond();
     }
 
     @Override
@@ -131,9 +139,35 @@ final class QueueMonitor implements QueueMXBean {
 
     private Map<String, Long> byConsumer(ToLongFunction<ConsumerPosition> value) {
         Map<String, Long> values = new LinkedHashMap<>();
-        for (ConsumerPosition position : queue.consumers()) {
+        for (ConsumerPosition position : current().consumers()) {
             values.put(position.name(), value.applyAsLong(position));
         }
         return values;
+    }
+
+    /** The sample of the JMX read in progress in this thread, else a new one. */
+    private QueueStats current() {
+        QueueStats stats = reading.get();
+        return stats != null ? stats : sample();
+    }
+
+    /** The registered bean: a read of several attributes takes one sample for all of them. */
+    private static final class SampledOnce extends StandardMBean {
+        private final QueueMonitor monitor;
+
+        SampledOnce(QueueMonitor monitor) {
+            super(monitor, QueueMXBean.class, true);
+            this.monitor = monitor;
+        }
+
+        @Override
+        public AttributeList getAttributes(String[] names) {
+            monitor.reading.set(monitor.sample());
+            try {
+                return super.getAttributes(names);
+            } finally {
+                monitor.reading.remove();
+            }
+        }
     }
 }

@@ -7,7 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import javax.management.Attribute;
+import javax.management.AttributeList;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -89,5 +95,56 @@ class QueueStatsTest {
             }
         }
         assertFalse(server.isRegistered(name), "close unregisters it");
+    }
+
+    @Test
+    void aReadOfAllAttributesAtOnceAnswersFromOneSample() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO,
+                QueueOptions.defaults().segmentSize(SEGMENT))) {
+            try (Appender<Object> appender = queue.appender(); NamedTailer<Object> risk = queue.tailer("risk")) {
+                appender.append(TypedQueueTest.message(0));
+                assertTrue(risk.read((index, message) -> { }));
+                risk.commit();
+            }
+            ObjectName name = queue.registerMBean();
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread producer = Thread.ofPlatform().start(() -> {
+                try (Appender<Object> appender = queue.appender()) {
+                    for (long n = 1; !stop.get(); n++) {
+                        appender.append(TypedQueueTest.message(n));
+                        LockSupport.parkNanos(20_000); // a steady trickle: many appends between reads, few files
+                    }
+                }
+            });
+            try {
+                String[] all = {"EndIndex", "Files", "Bytes", "ConsumerLags", "ConsumerCommittedIndices"};
+                int reads = 0;
+                long firstEnd = -1;
+                long lastEnd = -1;
+                for (long deadline = System.nanoTime() + 2_000_000_000L; System.nanoTime() < deadline; reads++) {
+                    AttributeList list = server.getAttributes(name, all);
+                    assertEquals(all.length, list.size());
+                    Map<String, Object> values = new HashMap<>();
+                    for (Attribute attribute : list.asList()) {
+                        values.put(attribute.getName(), attribute.getValue());
+                    }
+                    long end = (Long) values.get("EndIndex");
+                    long lag = (Long) ((CompositeData) ((TabularData) values.get("ConsumerLags")).values().iterator()
+                            .next()).get("value");
+                    long committed = (Long) ((CompositeData) ((TabularData) values.get("ConsumerCommittedIndices"))
+                            .values().iterator().next()).get("value");
+                    assertEquals(0, committed);
+                    assertEquals(end - committed - 1, lag, "read " + reads + ": the lag counts from the same end");
+                    assertEquals((Integer) values.get("Files") * SEGMENT, (Long) values.get("Bytes"));
+                    firstEnd = firstEnd < 0 ? end : firstEnd;
+                    lastEnd = end;
+                }
+                assertTrue(lastEnd > firstEnd, "the queue grew while it was read: " + firstEnd + " -> " + lastEnd);
+            } finally {
+                stop.set(true);
+                producer.join();
+            }
+        }
     }
 }
