@@ -55,7 +55,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the message class ({@link Void} for a raw queue)
  */
-public final class NamedTailer<T> implements AutoCloseable {
+public final class NamedTailer<T> implements QueueReader<T> {
     /** The longest name. */
     public static final int MAX_NAME_LENGTH = ConsumerSlots.MAX_NAME_LENGTH;
 
@@ -219,6 +219,8 @@ public final class NamedTailer<T> implements AutoCloseable {
     /** The reader at {@link #lastRead} + 1, or null while that index is deleted (every read then throws). */
     private Tailer<T> tailer;
     private long lastRead;
+    /** Unknown records counted by the readers {@link #seek} replaced. */
+    private long unknownBeforeSeek;
     private boolean closed;
 
     private NamedTailer(BlitQueue<T> queue, String name, Options options, NamedTailerClaim<T> claim) {
@@ -255,6 +257,7 @@ public final class NamedTailer<T> implements AutoCloseable {
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      * @throws IllegalStateException    if closed, or (auto-commit) the name was taken over
      */
+    @Override
     public boolean readNext(T into) {
         Tailer<T> reader = reader();
         try {
@@ -278,6 +281,7 @@ public final class NamedTailer<T> implements AutoCloseable {
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      * @throws IllegalStateException    if closed, or (auto-commit) the name was taken over
      */
+    @Override
     public boolean read(MessageHandler<? super T> handler) {
         Tailer<T> reader = reader();
         try {
@@ -298,6 +302,7 @@ public final class NamedTailer<T> implements AutoCloseable {
      * @return the payload's length, or -1 if no message is ready
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      */
+    @Override
     public long readNextBytes(MemorySegment into) {
         Tailer<T> reader = reader();
         long length;
@@ -310,31 +315,6 @@ public final class NamedTailer<T> implements AutoCloseable {
             read(reader);
         }
         return length;
-    }
-
-    /**
-     * As {@link Tailer#next}, reading with {@link #readNext}.
-     *
-     * @param into         the object the message is read into
-     * @param strategy     how to wait between attempts
-     * @param timeoutNanos the longest wait, in nanoseconds; 0 or less: one attempt, no wait
-     * @return true if a message was read, false on time-out
-     */
-    public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
-        Objects.requireNonNull(strategy, "strategy");
-        if (readNext(into)) {
-            return true;
-        }
-        long start = System.nanoTime();
-        for (int attempt = 0; ; attempt++) {
-            if (System.nanoTime() - start >= timeoutNanos) {
-                return false;
-            }
-            strategy.idle(attempt);
-            if (readNext(into)) {
-                return true;
-            }
-        }
     }
 
     private void read(Tailer<T> reader) {
@@ -387,6 +367,7 @@ public final class NamedTailer<T> implements AutoCloseable {
         ensureOpen();
         Tailer<T> moved = Tailer.atIndex(queue, index);
         if (tailer != null) {
+            unknownBeforeSeek += tailer.unknownRecords();
             tailer.close();
         }
         tailer = moved;
@@ -398,12 +379,14 @@ public final class NamedTailer<T> implements AutoCloseable {
      *
      * @throws IllegalStateException if this tailer is closed
      */
+    @Override
     public java.util.Optional<PendingClaim> pendingClaim() {
         ensureOpen();
         return tailer == null ? java.util.Optional.empty() : tailer.pendingClaim();
     }
 
     /** {@return the index of the next message this tailer will return (or, after a deletion, the first missing one)} */
+    @Override
     public long index() {
         return tailer != null ? tailer.index() : lastRead + 1;
     }
@@ -414,18 +397,36 @@ public final class NamedTailer<T> implements AutoCloseable {
     }
 
     /** {@return the type id of the last record read, or -1} As {@link Tailer#lastTypeId()}. */
+    @Override
     public int lastTypeId() {
         return tailer == null ? -1 : tailer.lastTypeId();
     }
 
     /** {@return the time the last record read was appended at (epoch ns), or 0} As {@link Tailer#lastTimeNanos()}. */
+    @Override
     public long lastTimeNanos() {
         return tailer == null ? 0 : tailer.lastTimeNanos();
     }
 
     /** {@return the stored layout of the last record's type, or null} As {@link Tailer#lastTypeLayout()}. */
+    @Override
     public io.blit.layout.LayoutDescriptor lastTypeLayout() {
         return tailer == null ? null : tailer.lastTypeLayout();
+    }
+
+    /** {@return the simple class name its file records for the last record's type, or null} As {@link Tailer#lastTypeName()}. */
+    @Override
+    public String lastTypeName() {
+        return tailer == null ? null : tailer.lastTypeName();
+    }
+
+    /**
+     * {@return how many records of unknown type ids this consumer skipped or gave to {@code onUnknown} since it was
+     * opened} Counted across {@link #seek}s.
+     */
+    @Override
+    public long unknownRecords() {
+        return unknownBeforeSeek + (tailer == null ? 0 : tailer.unknownRecords());
     }
 
     /** {@return the index committed under this name, as stored now (acquire load)} */
@@ -441,6 +442,7 @@ public final class NamedTailer<T> implements AutoCloseable {
      * @return the number of bytes of the file covered
      * @throws MessagesDeletedException naming this consumer, if its next message was deleted by retention
      */
+    @Override
     public long pretouch(long bytes) {
         return reader().pretouch(bytes);
     }

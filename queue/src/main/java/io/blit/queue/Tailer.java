@@ -47,7 +47,7 @@ import java.util.Objects;
  *
  * @param <T> the message class ({@link Void} for a raw queue)
  */
-public final class Tailer<T> implements AutoCloseable {
+public final class Tailer<T> implements QueueReader<T> {
     private final BlitQueue<T> queue;
     private final SegmentDirectory<T> files;
     /** The next record to read: its file (mapped at the first read), header position and index. */
@@ -111,6 +111,7 @@ public final class Tailer<T> implements AutoCloseable {
      *                                 under this tailer (by another process)
      * @throws MessagesDeletedException if the next message's file was deleted by retention before it was read
      */
+    @Override
     public boolean readNext(T into) {
         // One method, not a call to a helper: C2 then compiles the whole read as one piece whatever the order in
         // which it compiled the parts (a helper compiled first into a big method is no longer inlined). The cursor
@@ -167,6 +168,7 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws QueueCorruptedException  as {@link #readNext}
      * @throws MessagesDeletedException as {@link #readNext}
      */
+    @Override
     public boolean read(MessageHandler<? super T> handler) {
         RecordCursor cursor = this.cursor;
         long index;
@@ -227,6 +229,7 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws QueueCorruptedException  as {@link #readNext}
      * @throws MessagesDeletedException as {@link #readNext}
      */
+    @Override
     public long readNextBytes(MemorySegment into) {
         RecordCursor cursor = this.cursor;
         try {
@@ -253,11 +256,13 @@ public final class Tailer<T> implements AutoCloseable {
     }
 
     /** {@return the type id of the last record read (any read method), or -1 before the first or for raw payloads} */
+    @Override
     public int lastTypeId() {
         return lastSlot < 0 ? -1 : lastTable.typeId(lastSlot);
     }
 
     /** {@return the simple class name its file records for the last record's type, or null (raw, none read yet)} */
+    @Override
     public String lastTypeName() {
         return lastSlot < 0 ? null : lastTable.typeName(lastSlot);
     }
@@ -266,6 +271,7 @@ public final class Tailer<T> implements AutoCloseable {
      * {@return the layout its file records for the type of the last record read, by any read method, or null for raw
      * payloads or before the first} It decodes the record's bytes without the class ({@code dump}, {@code tail}).
      */
+    @Override
     public LayoutDescriptor lastTypeLayout() {
         return lastSlot < 0 ? null : lastTable.layout(lastSlot);
     }
@@ -275,11 +281,13 @@ public final class Tailer<T> implements AutoCloseable {
      * record read, by any read method, was appended} 0 before the first, or for a record of a file written before
      * records carried times (format 1: docs/format.md).
      */
+    @Override
     public long lastTimeNanos() {
         return lastTime;
     }
 
     /** {@return how many records of unknown type ids this tailer skipped or gave to {@code onUnknown}} */
+    @Override
     public long unknownRecords() {
         return unknownRecords;
     }
@@ -317,31 +325,6 @@ public final class Tailer<T> implements AutoCloseable {
     }
 
     /**
-     * Reads the next message into {@code into}, waiting with {@code strategy} up to {@code timeoutNanos}.
-     *
-     * @param into         the object the message is read into, as by {@link #readNext}
-     * @param strategy     how to wait between attempts
-     * @param timeoutNanos the longest wait, in nanoseconds; 0 or less: one attempt, no wait
-     * @return true if a message was read, false on time-out (never blocks longer, even on a stuck record)
-     */
-    public boolean next(T into, WaitStrategy strategy, long timeoutNanos) {
-        Objects.requireNonNull(strategy, "strategy");
-        if (readNext(into)) {
-            return true; // the common case of a busy queue: no clock read
-        }
-        long start = System.nanoTime();
-        for (int attempt = 0; ; attempt++) {
-            if (System.nanoTime() - start >= timeoutNanos) {
-                return false;
-            }
-            strategy.idle(attempt);
-            if (readNext(into)) {
-                return true;
-            }
-        }
-    }
-
-    /**
      * Touches, for reading, the pages of the current segment file from this tailer's position up to {@code bytes}
      * bytes ahead (at most to the file's end), so that the reads that later reach them take no page fault (the first
      * read of a page of a mapping faults; the kernel then maps up to 16 pages that are in the page cache at once).
@@ -357,6 +340,7 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws QueueCorruptedException  if the mapped file was truncated under this tailer
      * @throws MessagesDeletedException if the current file was deleted by retention before it was mapped
      */
+    @Override
     public long pretouch(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
@@ -388,6 +372,7 @@ public final class Tailer<T> implements AutoCloseable {
      * @throws QueueCorruptedException if the record word there is invalid
      * @throws MessagesDeletedException if the current file was deleted by retention before it was mapped
      */
+    @Override
     public java.util.Optional<PendingClaim> pendingClaim() {
         ensureOpen();
         try {
@@ -407,6 +392,7 @@ public final class Tailer<T> implements AutoCloseable {
     }
 
     /** {@return the index of the next message this tailer will return} */
+    @Override
     public long index() {
         return cursor.index();
     }

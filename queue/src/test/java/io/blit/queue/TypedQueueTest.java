@@ -170,6 +170,33 @@ class TypedQueueTest {
     }
 
     @Test
+    void aNamedTailerReadsThroughTheSameReaderApiCountingUnknownRecordsAcrossSeeks() {
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, THREE, QueueRoundTripTest.SMALL);
+             Appender<Object> appender = queue.appender()) {
+            appender.append(new MarketData().fillFor(0, 0));
+            appender.append(new MixedSizes().fillFor(1)); // type 7: unknown to the reader below
+            appender.append(message(2));
+        }
+        try (BlitQueue<Object> queue = BlitQueue.open(dir, TWO, QueueRoundTripTest.SMALL);
+             NamedTailer<Object> named = queue.tailer("audit")) {
+            QueueReader<Object> reader = named;
+            List<String> read = new ArrayList<>();
+            while (reader.read((index, message) -> read.add(index + ":" + reader.lastTypeName()))) {
+                // collected
+            }
+            assertEquals(List.of("0:MarketData", "2:Quote"), read);
+            assertEquals(1, reader.unknownRecords());
+            named.seek(0);
+            while (reader.read((index, message) -> { })) {
+                // read again
+            }
+            assertEquals(2, reader.unknownRecords(), "counted since the consumer was opened, across the seek");
+            assertEquals(Quote.class.getSimpleName(), reader.lastTypeName());
+            assertEquals(3, reader.index());
+        }
+    }
+
+    @Test
     void everyFileRecordsEveryTypeAndARawReaderNamesEachRecordsTypeWithoutTheClasses() {
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TWO, QueueRoundTripTest.SMALL)) {
             appendMessages(queue, 0, 600);
