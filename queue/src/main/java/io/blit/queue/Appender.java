@@ -2,7 +2,6 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.TriviallyCopyable;
-import io.blit.queue.internal.CachedEpochClock;
 import io.blit.queue.internal.FileType;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.Pretouch;
@@ -68,9 +67,7 @@ public final class Appender<T> implements AutoCloseable {
         this.rollPeriodNanos = files.rollEveryNanos();
         this.writer = files.writerId();
         this.writerBits = RecordHeader.claimerBits(writer);
-        if (clock instanceof CachedEpochClock cached) {
-            cached.acquire();
-        }
+        clock.acquire();
     }
 
     /**
@@ -288,9 +285,7 @@ public final class Appender<T> implements AutoCloseable {
         if (!closed) {
             cursor.close();
             closed = true;
-            if (clock instanceof CachedEpochClock cached) {
-                cached.release();
-            }
+            clock.release();
             queue.unregister(this);
         }
     }

@@ -18,6 +18,19 @@ public interface QueueClock {
     long epochNanos();
 
     /**
+     * The clock's lifecycle: every appender calls this once when it opens and {@link #release()} once when it
+     * closes, so a clock that needs a resource while it is read (the cached clock's ticker thread) holds it only
+     * while an appender uses it. Called from any thread; an implementation must be thread-safe. Does nothing by
+     * default.
+     */
+    default void acquire() {
+    }
+
+    /** Ends one {@link #acquire()}; the clock may free its resource at the last. Does nothing by default. */
+    default void release() {
+    }
+
+    /**
      * {@return the default: the wall clock in milliseconds, read by one background daemon thread
      * ({@code blit-clock}) once a millisecond and cached, as Aeron's conductor keeps its cached clocks} An append then
      * costs one load instead of a clock read (measured in docs/queue-performance.md). The thread runs while an

@@ -30,6 +30,7 @@ public final class CachedEpochClock implements QueueClock {
     }
 
     /** Starts the ticker thread if it is not running; every call needs one {@link #release()}. */
+    @Override
     public synchronized void acquire() {
         if (users++ == 0) {
             now = Math.max(now, wallNanos());
@@ -41,6 +42,7 @@ public final class CachedEpochClock implements QueueClock {
     }
 
     /** Lets the ticker stop once no user is left. */
+    @Override
     public synchronized void release() {
         if (users > 0 && --users == 0) {
             ticking = false;
