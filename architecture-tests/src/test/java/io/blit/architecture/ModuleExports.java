@@ -1,10 +1,13 @@
 package io.blit.architecture;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -61,16 +64,35 @@ final class ModuleExports {
         try {
             List<URL> descriptors = Collections.list(ClassLoader.getSystemClassLoader().getResources("module-info.class"));
             for (URL url : descriptors) {
-                try (InputStream in = url.openStream()) {
-                    ModuleDescriptor descriptor = ModuleDescriptor.read(in);
+                // A module-info.class alone names only the packages it exports or opens unless a jar tool added the
+                // ModulePackages attribute: read the module through a ModuleFinder of its jar or classes directory,
+                // which finds every package, whichever way the build put the module on the class path.
+                Path root = moduleRoot(url);
+                if (root == null) {
+                    continue; // the JDK's own modules (jrt:), never a Blit module
+                }
+                for (ModuleReference module : ModuleFinder.of(root).findAll()) {
+                    ModuleDescriptor descriptor = module.descriptor();
                     if (descriptor.name().startsWith("io.blit.")) {
                         descriptor.packages().forEach(pkg -> owners.put(pkg, descriptor));
                     }
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the module descriptors on the class path", e);
+        } catch (IOException | URISyntaxException e) {
+            throw new IllegalStateException("cannot read the module descriptors on the class path", e);
         }
         return new ModuleExports(owners);
+    }
+
+    /** The jar, or the classes directory, whose {@code module-info.class} {@code url} names; null for a JDK module. */
+    private static Path moduleRoot(URL url) throws URISyntaxException, IOException {
+        if (url.getProtocol().equals("jar")) {
+            String spec = url.getPath(); // file:/.../x.jar!/module-info.class
+            return Path.of(new URI(spec.substring(0, spec.indexOf("!/"))));
+        }
+        if (url.getProtocol().equals("file")) {
+            return Path.of(url.toURI()).getParent();
+        }
+        return null;
     }
 }

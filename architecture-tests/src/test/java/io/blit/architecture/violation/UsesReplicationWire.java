@@ -10,7 +10,8 @@ public final class UsesReplicationWire {
     private UsesReplicationWire() {
     }
 
-    public static int protocolVersion() {
-        return Wire.VERSION;
+    /** A real reference (a class literal): a use of a constant such as {@code Wire.VERSION} is inlined by javac. */
+    public static Class<?> wire() {
+        return Wire.class;
     }
 }
