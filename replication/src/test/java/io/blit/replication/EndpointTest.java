@@ -30,4 +30,17 @@ class EndpointTest {
         }
         assertFalse(Endpoint.isValid(null));
     }
+
+    @Test
+    void twoSpellingsOfOneAddressHaveOneCanonicalForm() {
+        assertEquals("h:7001", Endpoint.canonical("h:07001"));
+        assertEquals("replica.example.com:9", Endpoint.canonical("Replica.EXAMPLE.com:0009"));
+        assertEquals("10.0.0.2:7001", Endpoint.canonical("010.000.0.02:7001"));
+        assertEquals("[0:0:0:0:0:0:0:1]:9", Endpoint.canonical("[::1]:9"));
+        assertEquals(Endpoint.canonical("[fe80::1:2]:40123"), Endpoint.canonical("[FE80:0::0:1:2]:40123"));
+        assertFalse(Endpoint.canonical("h:7001").equals(Endpoint.canonical("10.0.0.2:7001")), "no name is resolved");
+        for (String invalid : new String[] {"300.0.0.1:9", "[1.2.3.4]:9", "[:::]:9", "host:0"}) {
+            assertThrows(IllegalArgumentException.class, () -> Endpoint.canonical(invalid), invalid);
+        }
+    }
 }
