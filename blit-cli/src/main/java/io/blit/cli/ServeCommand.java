@@ -49,6 +49,11 @@ final class ServeCommand implements Callable<Integer> {
             + " are authenticated, not encrypted, unless a replica asks (follow --encrypt)")
     private boolean encrypt;
 
+    @Option(names = "--advertise", paramLabel = "HOST:PORT", split = ",",
+            description = "the endpoint(s) replicas send to, when not --control as given (a wildcard or translated"
+                    + " address); a request naming another endpoint is dropped (default: --control)")
+    private java.util.List<String> advertised;
+
     @Option(names = "--aeron-dir", paramLabel = "DIR",
             description = "directory of an external Aeron media driver (default: an embedded driver)")
     private String aeronDir;
@@ -65,6 +70,9 @@ final class ServeCommand implements Callable<Integer> {
         SourceOptions options;
         try {
             options = SourceOptions.of(control, ReplicateCommand.secret(secretFile)).aeronDir(aeronDir).mtu(mtu).encrypt(encrypt);
+            if (advertised != null) {
+                options = options.advertise(advertised.toArray(String[]::new));
+            }
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

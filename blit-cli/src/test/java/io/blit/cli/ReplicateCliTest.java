@@ -83,6 +83,21 @@ class ReplicateCliTest {
     }
 
     @Test
+    void serveRefusesAnAdvertisedEndpointThatIsNotHostAndPortInOneLine() throws IOException {
+        Path queue = tmp.resolve("q");
+        BlitCliRun.appendRaw(queue, 1);
+        Path secret = tmp.resolve("secret");
+        assertEquals(0, BlitCliRun.run("replicate", "keygen", "--secret-file", secret.toString()).code());
+        Result served = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> BlitCliRun.run("replicate", "serve",
+                "--dir", queue.toString(), "--control", loopback(), "--secret-file", secret.toString(),
+                "--advertise", "10.0.0.1:7000,nat.example|mtu=9000:7000"));
+        assertEquals(2, served.code(), served.out() + served.err());
+        assertEquals(1, served.err().lines().count(), served.err());
+        assertTrue(served.err().startsWith("error: an endpoint is host:port")
+                && served.err().contains("nat.example|mtu=9000:7000"), served.err());
+    }
+
+    @Test
     void serveRefusesAnUnsafeDirectoryForItsDriverInOneLine() throws IOException {
         Path queue = tmp.resolve("q");
         BlitCliRun.appendRaw(queue, 1);

@@ -18,6 +18,12 @@ public enum DropReason {
     REPLAYED,
     /** A signed SUBSCRIBE whose time lies more than {@code Wire.FRESHNESS_MILLIS} (30 s) from the source's clock. */
     STALE,
+    /**
+     * A signed SUBSCRIBE meant for another source: it names a control endpoint this source is not known by
+     * ({@link SourceOptions#advertised}); or one that reached a source serving a replica directory that has not yet
+     * taken its queue's id from its own source.
+     */
+    OTHER_SOURCE,
     /** From a peer or Aeron session that is not the one authenticated (or answering no open handshake). */
     FOREIGN,
     /**

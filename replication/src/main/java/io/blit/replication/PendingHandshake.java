@@ -25,15 +25,17 @@ final class PendingHandshake {
     final Sealer fromReplica;
     final String peer;
     final long deadline;
+    private final java.util.UUID queueId;
     private long lastSent;
     private boolean sent;
 
     PendingHandshake(Subscribe.Request request, byte[] sourceNonce, ExclusivePublication publication, byte[] secret,
-                     String peer, long deadline) {
+                     java.util.UUID queueId, String peer, long deadline) {
         this.request = request;
         this.sourceNonce = sourceNonce;
         this.publication = publication;
-        this.keys = Keys.session(secret, request.nonce(), sourceNonce);
+        this.queueId = queueId;
+        this.keys = Keys.session(secret, request.nonce(), sourceNonce, queueId, request.source());
         this.fromReplica = new Sealer(keys[1]);
         this.peer = peer;
         this.deadline = deadline;
@@ -45,7 +47,7 @@ final class PendingHandshake {
             return 0;
         }
         int length = Challenge.encode(buffer, request.replicaId(), request.nonce(), sourceNonce, publication.sessionId(),
-                challengeMac);
+                queueId, challengeMac);
         if (publication.offer(buffer, 0, length) > 0) {
             sent = true;
             lastSent = now;

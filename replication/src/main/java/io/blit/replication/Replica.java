@@ -5,6 +5,7 @@ import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Ack;
@@ -72,6 +73,14 @@ public final class Replica implements AutoCloseable {
     private Subscription data;
     private ExclusivePublication control;
     private ReplicaWriter writer;
+    /**
+     * The source as this replica names it (canonical), and the queue it holds (null: none yet): bound into every
+     * handshake, so that it follows only that source's queue. The challenged queue is the one the current challenge
+     * names; the replica keeps it once the session is accepted.
+     */
+    private final String sourceName;
+    private java.util.UUID queueId;
+    private java.util.UUID challengedQueue;
     private State state = State.HANDSHAKE;
     private byte[] nonce;
     /** When the current nonce was first sent, and when the first request still unanswered was. */
@@ -103,6 +112,7 @@ public final class Replica implements AutoCloseable {
         this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
         this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         this.drops = new DropLog("replica " + dir);
+        this.sourceName = Endpoint.canonical(options.source());
         this.thread = Thread.ofPlatform().name("blit-replica").daemon().unstarted(this::run);
     }
 
@@ -180,6 +190,7 @@ public final class Replica implements AutoCloseable {
              ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
             writer = replicaWriter;
             held = writer.nextIndex();
+            queueId = QueueIdentity.ofReplica(dir);
             // only the challenged session's messages are assembled: a stranger's cost nothing but a count
             BoundedAssembler assembler = new BoundedAssembler(this::onData,
                     session -> state != State.HANDSHAKE && session == sessionId,
@@ -250,7 +261,8 @@ public final class Replica implements AutoCloseable {
         }
         unansweredRequests++;
         Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), options.subscribeFlags(),
-                options.endpoint(), writer.newestFileHeader(), options.expectedDescriptor(), wallClock.getAsLong());
+                options.endpoint(), writer.newestFileHeader(), options.expectedDescriptor(), wallClock.getAsLong(),
+                queueId == null ? Wire.NO_QUEUE : queueId, sourceName);
         control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
     }
 
@@ -356,7 +368,8 @@ public final class Replica implements AutoCloseable {
     private void onChallenge() {
         sourceNonce = Challenge.sourceNonce(in);
         sessionId = Challenge.sessionId(in);
-        byte[][] keys = Keys.session(options.secret(), nonce, sourceNonce);
+        challengedQueue = Challenge.queueId(in);
+        byte[][] keys = Keys.session(options.secret(), nonce, sourceNonce, challengedQueue, sourceName);
         fromSource = new Sealer(keys[0]);
         toSource = new Sealer(keys[1]);
         nextSequence = 0;
@@ -378,6 +391,13 @@ public final class Replica implements AutoCloseable {
                     return "an unencrypted session to a replica that requires encryption";
                 }
                 protection = offered;
+                if (queueId != null && !queueId.equals(challengedQueue)) {
+                    return "an accept of queue " + challengedQueue + " to a replica of queue " + queueId;
+                }
+                if (queueId == null) {
+                    QueueIdentity.adopt(dir, challengedQueue);
+                    queueId = challengedQueue;
+                }
                 state = State.STREAMING;
                 nonce = null;
                 acked = -1;

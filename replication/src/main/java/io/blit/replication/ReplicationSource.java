@@ -74,6 +74,12 @@ public final class ReplicationSource implements AutoCloseable {
     /** By the replica's data endpoint: a replica restarted on the same endpoint replaces its old session. */
     private final Map<String, SourceSession> sessions = new ConcurrentHashMap<>();
     private final BlitQueue<Void> queue;
+    /**
+     * The id of the queue served, bound into every handshake (null while a served replica directory has taken none
+     * from its own source: its requests wait, counted {@code OTHER_SOURCE}); and the names replicas know it by.
+     */
+    private java.util.UUID queueId;
+    private final byte[][] names;
     private final Thread controlThread;
     private volatile boolean running = true;
 
@@ -86,6 +92,9 @@ public final class ReplicationSource implements AutoCloseable {
         this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
         this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         requireQueue(dir);
+        this.queueId = io.blit.queue.replica.QueueIdentity.ofSource(dir);
+        this.names = options.advertised().stream()
+                .map(name -> name.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).toArray(byte[][]::new);
         this.queue = BlitQueue.openRaw(dir);
         AeronConnection opened = null;
         try {
@@ -224,6 +233,13 @@ public final class ReplicationSource implements AutoCloseable {
             drops.count(DropReason.STALE, peerOf(header));
             return;
         }
+        if (queueId == null) {
+            queueId = io.blit.queue.replica.QueueIdentity.ofReplica(dir); // a replica's id arrives with its first session
+        }
+        if (queueId == null || !Subscribe.meantFor(in, names)) {
+            drops.count(DropReason.OTHER_SOURCE, peerOf(header));
+            return;
+        }
         if (isResent()) {
             return; // the same request again, sent before our challenge or accept arrived
         }
@@ -248,7 +264,7 @@ public final class ReplicationSource implements AutoCloseable {
         recentNonces.add(request.replicaId(), request.nonce()); // only now: a request dropped above may come again
         byte[] sourceNonce = new byte[Wire.NONCE];
         random.nextBytes(sourceNonce);
-        pending.add(new PendingHandshake(request, sourceNonce, publication, options.secret(), peerOf(header),
+        pending.add(new PendingHandshake(request, sourceNonce, publication, options.secret(), queueId, peerOf(header),
                 System.nanoTime() + options.replicaTimeout().toNanos()));
     }
 
@@ -343,7 +359,7 @@ public final class ReplicationSource implements AutoCloseable {
         long start = -1;
         String refusal = null;
         try {
-            start = SourceHandshake.check(queue, request);
+            start = SourceHandshake.check(queue, queueId, request);
         } catch (RuntimeException refused) { // a RefusalException, or a file of the queue that cannot be read
             refusal = refused.getMessage();
             LOG.log(System.Logger.Level.WARNING, "refused replica " + handshake.peer + ": " + refusal);

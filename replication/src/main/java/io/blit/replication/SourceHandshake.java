@@ -7,6 +7,7 @@ import io.blit.queue.BlitQueue;
 import io.blit.queue.TypeLayouts;
 import java.lang.foreign.MemorySegment;
 import io.blit.replication.wire.Subscribe;
+import io.blit.replication.wire.Wire;
 import java.util.Arrays;
 import io.blit.queue.replica.SourceFiles;
 
@@ -25,7 +26,11 @@ final class SourceHandshake {
      *
      * @throws RefusalException naming what differs
      */
-    static long check(BlitQueue<Void> queue, Subscribe.Request request) {
+    static long check(BlitQueue<Void> queue, java.util.UUID queueId, Subscribe.Request request) {
+        if (!Wire.NO_QUEUE.equals(request.queueId()) && !request.queueId().equals(queueId)) {
+            throw new RefusalException("a replica of another queue: it holds queue " + request.queueId()
+                    + ", the source queue " + queue.directory() + " is queue " + queueId);
+        }
         long[] files = queue.fileFirstIndices();
         if (request.expectedDescriptor() != null) {
             TypeLayouts expected;

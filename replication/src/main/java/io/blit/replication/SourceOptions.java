@@ -157,6 +157,36 @@ public final class SourceOptions {
         return with(v -> v.encrypt = on);
     }
 
+    /**
+     * {@return the endpoints replicas name this source by, canonical} Default: none given, so the control endpoint
+     * alone. A replica's request names the control endpoint it sends to, and the source takes only a request that names
+     * one of these ({@link DropReason#OTHER_SOURCE} otherwise): a request forwarded to another source that shares the
+     * secret is dropped there.
+     */
+    public java.util.List<String> advertised() {
+        return values.advertised.isEmpty() ? java.util.List.of(Endpoint.canonical(values.control)) : values.advertised;
+    }
+
+    /**
+     * The endpoints replicas send to, when they are not the control endpoint as given: a source that binds a wildcard
+     * address ({@code 0.0.0.0:7000}), sits behind an address translation, or is reached by several names lists each
+     * name its replicas use ({@code host:port}, spelled as the replicas spell it: no name is resolved).
+     *
+     * @param endpoints one or more {@code host:port}, replacing any given before
+     * @return these options with those names
+     * @throws IllegalArgumentException if there is none, or one is not {@code host:port}
+     */
+    public SourceOptions advertise(String... endpoints) {
+        if (endpoints.length == 0) {
+            throw new IllegalArgumentException("advertise at least one endpoint");
+        }
+        java.util.List<String> canonical = new java.util.ArrayList<>();
+        for (String endpoint : endpoints) {
+            canonical.add(Endpoint.canonical(endpoint));
+        }
+        return with(v -> v.advertised = java.util.List.copyOf(canonical));
+    }
+
     /** {@return whether {@code other} is source options with every option equal to this one's, the secret included} */
     @Override
     public boolean equals(Object other) {
@@ -167,14 +197,15 @@ public final class SourceOptions {
         Values b = that.values;
         return a.control.equals(b.control) && MessageDigest.isEqual(a.secret, b.secret)
                 && Objects.equals(a.aeronDir, b.aeronDir) && a.replicaTimeout.equals(b.replicaTimeout)
-                && a.batchBytes == b.batchBytes && a.mtu == b.mtu && a.encrypt == b.encrypt;
+                && a.batchBytes == b.batchBytes && a.mtu == b.mtu && a.encrypt == b.encrypt
+                && a.advertised.equals(b.advertised);
     }
 
     /** {@return a hash of every option but the secret} */
     @Override
     public int hashCode() {
         return Objects.hash(values.control, values.aeronDir, values.replicaTimeout, values.batchBytes, values.mtu,
-                values.encrypt);
+                values.encrypt, values.advertised);
     }
 
     /** {@return every option by name, the secret as its length only} */
@@ -182,7 +213,7 @@ public final class SourceOptions {
     public String toString() {
         return "SourceOptions[control=" + values.control + ", secret=(" + values.secret.length + " bytes), aeronDir="
                 + values.aeronDir + ", replicaTimeout=" + values.replicaTimeout + ", batchBytes=" + values.batchBytes
-                + ", mtu=" + values.mtu + ", encrypt=" + values.encrypt + "]";
+                + ", mtu=" + values.mtu + ", encrypt=" + values.encrypt + ", advertised=" + advertised() + "]";
     }
 
     /** New options: a copy of these values, changed by {@code change}, then checked. */
@@ -223,6 +254,8 @@ public final class SourceOptions {
         int batchBytes = 60 << 10;
         int mtu = 1408;
         boolean encrypt;
+        /** Canonical; empty: the control endpoint. */
+        java.util.List<String> advertised = java.util.List.of();
 
         /** A field-by-field copy. */
         Values copy() {

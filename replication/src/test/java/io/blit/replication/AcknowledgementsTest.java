@@ -40,9 +40,9 @@ class AcknowledgementsTest {
 
     private static SourceSession session(int flags) {
         Subscribe.Request request = new Subscribe.Request(7, new byte[Wire.NONCE], CLAIMED, flags, "127.0.0.1:7001",
-                null, null, 0L);
+                null, null, 0L, Wire.NO_QUEUE, "127.0.0.1:7000");
         PendingHandshake handshake = new PendingHandshake(request, new byte[Wire.NONCE], null, ReplicationTest.SECRET,
-                "127.0.0.1:7001", 0);
+                java.util.UUID.randomUUID(), "127.0.0.1:7001", 0);
         return new SourceSession(Path.of("q"), handshake, CLAIMED, null, 1, false,
                 SourceOptions.of("127.0.0.1:7000", ReplicationTest.SECRET));
     }

@@ -62,6 +62,8 @@ final class FakeSource implements AutoCloseable {
     private Subscribe.Request challenged;
     private byte[] sourceNonce;
     private byte[][] keys;
+    /** The queue this fake serves: the one a replica's request names, or its own for a replica that holds none. */
+    private java.util.UUID queueId = java.util.UUID.randomUUID();
     private boolean confirmed;
     private Sealer toReplica;
     private long sequence;
@@ -138,7 +140,8 @@ final class FakeSource implements AutoCloseable {
         challenged = request;
         sourceNonce = new byte[Wire.NONCE];
         random.nextBytes(sourceNonce);
-        keys = Keys.session(secret, request.nonce(), sourceNonce);
+        queueId = Wire.NO_QUEUE.equals(request.queueId()) ? queueId : request.queueId(); // a source of its queue
+        keys = Keys.session(secret, request.nonce(), sourceNonce, queueId, request.source());
         confirmed = false;
         toReplica = null;
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -151,7 +154,7 @@ final class FakeSource implements AutoCloseable {
             }
             if (publication.isConnected() && (lastSent == 0 || now - lastSent > RESEND_NANOS)) {
                 int length = Challenge.encode(challenge, request.replicaId(), request.nonce(), sourceNonce,
-                        publication.sessionId(), challengeMac);
+                        publication.sessionId(), queueId, challengeMac);
                 if (publication.offer(challenge, 0, length) > 0) {
                     lastSent = now;
                 }

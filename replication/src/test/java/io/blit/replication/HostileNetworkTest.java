@@ -179,7 +179,8 @@ class HostileNetworkTest {
         UnsafeBuffer forged = new UnsafeBuffer(new byte[256]);
         int length = Refuse.encode(forged, "stop", new Sealer(new byte[32])); // a key that is not the session's
         Attacker.offer(toReplica, Arrays.copyOf(forged.byteArray(), length));
-        byte[][] earlier = Keys.session(ReplicationTest.SECRET, new byte[16], new byte[16]); // a captured refusal
+        byte[][] earlier = Keys.session(ReplicationTest.SECRET, new byte[16], new byte[16],
+                Wire.NO_QUEUE, "127.0.0.1:1"); // a captured refusal
         length = Refuse.encode(forged, "the source queue no longer holds index 0", new Sealer(earlier[0]));
         Attacker.offer(toReplica, Arrays.copyOf(forged.byteArray(), length));
     }
@@ -227,10 +228,10 @@ class HostileNetworkTest {
             int unsigned = 3_000;
             for (int i = 0; i < unsigned; i++) {
                 String endpoint = i % 2 == 0 ? injection : "127.0.0.1:" + (10_000 + i);
-                Attacker.offer(toSource, subscribe(random, endpoint, notTheSecret));
+                Attacker.offer(toSource, subscribe(random, endpoint, control, notTheSecret));
             }
             for (int i = 0; i < 50; i++) {
-                Attacker.offer(toSource, subscribe(random, injection, theSecret));
+                Attacker.offer(toSource, subscribe(random, injection, control, theSecret));
             }
             waitFor(() -> server.dropped(DropReason.UNSIGNED) == unsigned && server.dropped(DropReason.MALFORMED) == 50,
                     30);
@@ -363,12 +364,12 @@ class HostileNetworkTest {
         return ack;
     }
 
-    private static byte[] subscribe(SplittableRandom random, String endpoint, HmacSha256 mac) {
+    private static byte[] subscribe(SplittableRandom random, String endpoint, String source, HmacSha256 mac) {
         byte[] nonce = new byte[16];
         random.nextBytes(nonce);
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         int length = Subscribe.encode(buffer, new Subscribe.Request(random.nextLong(), nonce, -1, 0, endpoint, null, null,
-                System.currentTimeMillis()),
+                System.currentTimeMillis(), Wire.NO_QUEUE, Endpoint.canonical(source)),
                 mac);
         return Arrays.copyOf(buffer.byteArray(), length);
     }

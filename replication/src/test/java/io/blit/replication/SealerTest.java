@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /** Tags and encryption of session messages, including forgeries that arrive before the genuine message. */
 class SealerTest {
-    private static final byte[][] KEYS = Keys.session(ReplicationTest.SECRET, new byte[16], new byte[16]);
+    private static final byte[][] KEYS = Keys.session(ReplicationTest.SECRET, new byte[16], new byte[16],
+            io.blit.replication.wire.Wire.NO_QUEUE, "127.0.0.1:1");
 
     @Test
     void aSignedMessageVerifiesOnlyUnchangedAndUnderItsOwnSequence() {

@@ -25,7 +25,8 @@ class SourceOptionsTest {
             o -> o.replicaTimeout(Duration.ofSeconds(9)),
             o -> o.batchBytes(4096),
             o -> o.mtu(8192),
-            o -> o.encrypt(true));
+            o -> o.encrypt(true),
+            o -> o.advertise("Source.Example:07000", "10.0.0.1:7000"));
 
     private static byte[] secret(int fill) {
         byte[] secret = new byte[32];
@@ -59,6 +60,10 @@ class SourceOptionsTest {
         assertEquals("/dev/shm/aeron-x", all.aeronDir());
         assertEquals(Duration.ofSeconds(9), all.replicaTimeout());
         assertEquals(4096, all.batchBytes());
+        assertEquals(List.of("source.example:7000", "10.0.0.1:7000"), all.advertised(), "canonical");
+        assertEquals(List.of("127.0.0.1:7000"), defaults().advertised(), "the control endpoint by default");
+        assertThrows(IllegalArgumentException.class, () -> defaults().advertise());
+        assertThrows(IllegalArgumentException.class, () -> defaults().advertise("x|mtu=9000:1"));
         assertEquals(8192, all.mtu());
         assertTrue(all.encrypt());
         assertEquals(CONTROL, all.control());
@@ -98,7 +103,7 @@ class SourceOptionsTest {
     void toStringNamesEveryOptionButShowsOnlyTheSecretsLength() {
         String text = defaults().mtu(8192).toString();
         assertEquals("SourceOptions[control=127.0.0.1:7000, secret=(32 bytes), aeronDir=null, replicaTimeout=PT5S,"
-                + " batchBytes=61440, mtu=8192, encrypt=false]", text);
+                + " batchBytes=61440, mtu=8192, encrypt=false, advertised=[127.0.0.1:7000]]", text);
     }
 
     @Test

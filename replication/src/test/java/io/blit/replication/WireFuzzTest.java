@@ -66,7 +66,9 @@ class WireFuzzTest {
     private static final byte[] SOURCE_NONCE = bytes(new SplittableRandom(2), Wire.NONCE);
     /** The source's clock a fuzzed SUBSCRIBE's freshness is judged by (fixed: a description is reproducible). */
     private static final long NOW = 1_795_000_000_000L;
-    private static final byte[][] SESSION_KEYS = Keys.session(SECRET, REPLICA_NONCE, SOURCE_NONCE);
+    private static final java.util.UUID QUEUE = new java.util.UUID(0x0123_4567_89AB_CDEFL, 0xFEDC_BA98_7654_3210L);
+    private static final byte[][] SESSION_KEYS = Keys.session(SECRET, REPLICA_NONCE, SOURCE_NONCE, QUEUE,
+            "127.0.0.1:7000");
 
     private final HmacSha256 subscribeMac = new HmacSha256(Keys.subscribeKey(SECRET));
     private final HmacSha256 challengeMac = new HmacSha256(Keys.challengeKey(SECRET));
@@ -369,7 +371,8 @@ class WireFuzzTest {
 
     private void subscribeRoundTrips(SplittableRandom random) {
         Subscribe.Request request = new Subscribe.Request(random.nextLong(), bytes(random, Wire.NONCE),
-                random.nextLong(), random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong());
+                random.nextLong(), random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong(),
+                queueId(random), endpoint(random));
         UnsafeBuffer b = buffer(Wire.MAX_CONTROL_MESSAGE);
         int length = Subscribe.encode(b, request, subscribeMac);
         assertNull(Subscribe.check(b, length));
@@ -397,7 +400,10 @@ class WireFuzzTest {
         byte[] sourceNonce = bytes(random, Wire.NONCE);
         int session = random.nextInt();
         UnsafeBuffer b = buffer(Challenge.LENGTH);
-        assertEquals(Challenge.LENGTH, Challenge.encode(b, id, replicaNonce, sourceNonce, session, challengeMac));
+        java.util.UUID queue = queueId(random);
+        assertEquals(Challenge.LENGTH, Challenge.encode(b, id, replicaNonce, sourceNonce, session, queue,
+                challengeMac));
+        assertEquals(queue, Challenge.queueId(b));
         assertTrue(Challenge.answers(b, Challenge.LENGTH, id, replicaNonce, challengeMac));
         assertFalse(Challenge.answers(b, Challenge.LENGTH, id ^ 1, replicaNonce, challengeMac), "another replica");
         assertFalse(Challenge.answers(b, Challenge.LENGTH, id, flipBit(replicaNonce, random.nextInt(128)), challengeMac),
@@ -449,13 +455,14 @@ class WireFuzzTest {
         switch (type) {
             case Wire.SUBSCRIBE -> {
                 length = Subscribe.encode(b, new Subscribe.Request(REPLICA_ID, REPLICA_NONCE, random.nextLong(),
-                        random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong()), subscribeMac);
-                fields = new int[] {0, 4, 40, 44, 48, 52, 56};
+                        random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong(),
+                        queueId(random), endpoint(random)), subscribeMac);
+                fields = new int[] {0, 4, 40, 44, 46, 48, 52, 56, 64};
             }
             case Wire.CHALLENGE -> {
                 length = Challenge.encode(b, REPLICA_ID, REPLICA_NONCE, bytes(random, Wire.NONCE), random.nextInt(),
-                        challengeMac);
-                fields = new int[] {0, 4, 8, 48, 52};
+                        queueId(random), challengeMac);
+                fields = new int[] {0, 4, 8, 48, 52, 56};
             }
             case Wire.CONFIRM -> length = Confirm.encode(b, random.nextLong(), bytes(random, Wire.NONCE), random.nextInt(),
                     sealsToSource());
@@ -605,6 +612,11 @@ class WireFuzzTest {
         return s.toString();
     }
 
+    /** A queue id: none (zero) or random. */
+    private static java.util.UUID queueId(SplittableRandom random) {
+        return random.nextInt(4) == 0 ? Wire.NO_QUEUE : new java.util.UUID(random.nextLong(), random.nextLong());
+    }
+
     /** Null (none), or 1 to 4096 random bytes. */
     private static byte[] blob(SplittableRandom random) {
         return switch (random.nextInt(4)) {
@@ -643,7 +655,8 @@ class WireFuzzTest {
     private static String describe(Subscribe.Request r) {
         return "request " + r.replicaId() + " " + hex(r.nonce()) + " " + r.nextIndex() + " " + r.flags() + " "
                 + r.endpoint() + " " + (r.newestHeader() == null ? "-" : digest(r.newestHeader())) + " "
-                + (r.expectedDescriptor() == null ? "-" : digest(r.expectedDescriptor())) + " " + r.time();
+                + (r.expectedDescriptor() == null ? "-" : digest(r.expectedDescriptor())) + " " + r.time() + " " + r.queueId()
+                + " " + r.source();
     }
 
     /** Length and CRC32C of {@code bytes}: what two decodings of the same bytes must agree on. */

@@ -208,6 +208,51 @@ public final class TermHistoryFile {
         }
     }
 
+    /**
+     * {@return the history of the queue in {@code dir}, created as {@code initial} if it has none} Atomic among
+     * processes: the new file is written whole under a temporary name, forced, then hard-linked to its final name,
+     * which fails if another process got there first; then that one's history is returned.
+     *
+     * @throws QueueCorruptedException if an existing file is not a term history this build reads
+     * @throws UncheckedIOException    if it cannot be read or written
+     */
+    public static TermHistory createIfAbsent(Path dir, TermHistory initial, boolean privateFiles, String tag) {
+        TermHistory existing = read(dir);
+        if (existing != null) {
+            return existing;
+        }
+        Path file = dir.resolve(NAME);
+        Path temporary = dir.resolve(NAME + ".tmp-" + tag);
+        try {
+            Files.deleteIfExists(temporary);
+            try (FileChannel out = FileModes.open(temporary, privateFiles, Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
+                ByteBuffer bytes = ByteBuffer.wrap(encode(initial));
+                while (bytes.hasRemaining()) {
+                    out.write(bytes);
+                }
+                out.force(true);
+            }
+            try {
+                Files.createLink(file, temporary);
+            } catch (java.nio.file.FileAlreadyExistsException lost) {
+                return read(dir); // another process created it between our read and our link: theirs stands
+            }
+            try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+                directory.force(true);
+            }
+            return initial;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the term history " + file + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(temporary);
+            } catch (IOException ignored) {
+                // the temporary is named after this writer and replaced by its next attempt
+            }
+        }
+    }
+
     private static int crc(byte[] bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, CRC_OFFSET);

@@ -1,5 +1,7 @@
 package io.blit.replication.wire;
 
+import java.nio.ByteBuffer;
+import java.util.UUID;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.spec.AlgorithmParameterSpec;
@@ -41,13 +43,21 @@ public final class Keys {
         return expand(extract(SALT, secret), "v3 challenge");
     }
 
-    /** A session's keys: {@code [0]} seals what the source sends, {@code [1]} what the replica sends. */
-    public static byte[][] session(byte[] secret, byte[] replicaNonce, byte[] sourceNonce) {
-        byte[] salt = new byte[replicaNonce.length + sourceNonce.length];
-        System.arraycopy(replicaNonce, 0, salt, 0, replicaNonce.length);
-        System.arraycopy(sourceNonce, 0, salt, replicaNonce.length, sourceNonce.length);
-        byte[] prk = extract(salt, secret);
-        return new byte[][] {expand(prk, "v3 source to replica"), expand(prk, "v3 replica to source")};
+    /**
+     * A session's keys: {@code [0]} seals what the source sends, {@code [1]} what the replica sends. Bound to the
+     * source's identity as the replica names it: the queue id the source serves and the control endpoint the replica
+     * sent its request to (canonical), so that a session with another source than the one the replica meant (a
+     * request forwarded to another queue's source, or to the next link of a chain) has keys neither side shares.
+     */
+    public static byte[][] session(byte[] secret, byte[] replicaNonce, byte[] sourceNonce, UUID queueId,
+                                   String source) {
+        byte[] sourceBytes = ascii(source);
+        ByteBuffer salt = ByteBuffer.allocate(replicaNonce.length + sourceNonce.length + 16 + sourceBytes.length)
+                .order(Wire.ORDER);
+        salt.put(replicaNonce).put(sourceNonce).putLong(queueId.getMostSignificantBits())
+                .putLong(queueId.getLeastSignificantBits()).put(sourceBytes);
+        byte[] prk = extract(salt.array(), secret);
+        return new byte[][] {expand(prk, "v5 source to replica"), expand(prk, "v5 replica to source")};
     }
 
     /** HKDF-Extract (RFC 5869): the pseudorandom key of {@code ikm} under {@code salt}, by the JDK's {@link KDF}. */

@@ -1,6 +1,7 @@
 package io.blit.replication.wire;
 
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -14,18 +15,23 @@ import org.agrona.MutableDirectBuffer;
  * replica that chose the nonce can answer.
  *
  * <pre>
- * 0    | type u32 = 1               | version u32 = 4                         |
+ * 0    | type u32 = 1               | version u32 = 5                         |
  * 8    | replica id u64                                                       |
  * 16   | replica nonce (16 bytes)                                             |
  * 32   | next index i64: the replica holds every index below it; -1: no file |
- * 40   | flags u32: 1 sync, 2 encrypt, no other bit | endpoint length u16 (E) | zero u16             |
+ * 40   | flags u32: 1 sync, 2 encrypt, no other bit | endpoint length u16 (E) | source length u16 (S) |
  * 48   | header length u32 (H)      | descriptor length u32 (D)               |
  * 56   | time i64: the replica's wall clock when it sent the request, ms since 1970 (UTC)  |
- * 64   | data endpoint, ASCII host:port (E) | newest file header (H) | expected type layouts (D)     |
- * 64+E+H+D | HMAC-SHA256 of every byte before it (32)                         |
+ * 64   | queue id (16): the queue the replica holds (most, then least significant 64 bits); zero: none yet |
+ * 80   | data endpoint, ASCII host:port (E) | source (S) | newest file header (H) | expected type layouts (D) |
+ * 80+E+S+H+D | HMAC-SHA256 of every byte before it (32)                     |
  * </pre>
  *
- * E is at most {@link #MAX_ENDPOINT}, H and D at most 4096 each (0: none). D is the {@link io.blit.queue.TypeLayouts}
+ * E and S are at most {@link #MAX_ENDPOINT}, H and D at most 4096 each (0: none). The source is the control endpoint
+ * the replica sends to, in {@code Endpoint.canonical} form: with the queue id it names the one source the request is
+ * meant for, and both are bound into the session's keys ({@link Keys#session}), so that a request forwarded to
+ * another source (another queue, or the next link of a chain) is dropped there, and no answer from another source
+ * can be opened by the replica. D is the {@link io.blit.queue.TypeLayouts}
  * encoding of the message types the replica expects (a type count, then each type's id and layout descriptor).
  */
 public final class Subscribe {
@@ -43,12 +49,17 @@ public final class Subscribe {
     static final int HEADER_LENGTH_AT = 48;
     static final int DESCRIPTOR_LENGTH_AT = 52;
     static final int TIME_AT = 56;
-    static final int VARIABLE_AT = 64;
+    static final int QUEUE_AT = 64;
+    static final int VARIABLE_AT = 80;
     static final int MIN_LENGTH = VARIABLE_AT + HmacSha256.LENGTH;
 
-    /** What a request says, once its MAC held; {@code time} in ms since 1970 (UTC), by the replica's clock. */
+    /**
+     * What a request says, once its MAC held; {@code time} in ms since 1970 (UTC), by the replica's clock;
+     * {@code queueId} {@link Wire#NO_QUEUE} if the replica holds no queue id yet; {@code source} the control endpoint
+     * the replica sends to, canonical.
+     */
     public record Request(long replicaId, byte[] nonce, long nextIndex, int flags, String endpoint,
-                          byte[] newestHeader, byte[] expectedDescriptor, long time) {
+                          byte[] newestHeader, byte[] expectedDescriptor, long time, UUID queueId, String source) {
         public boolean sync() {
             return (flags & FLAG_SYNC) != 0;
         }
@@ -64,10 +75,11 @@ public final class Subscribe {
     /** Encodes {@code request} signed with {@code mac} at offset 0; returns its length. */
     public static int encode(MutableDirectBuffer buffer, Request request, HmacSha256 mac) {
         byte[] endpoint = request.endpoint().getBytes(StandardCharsets.US_ASCII);
+        byte[] source = request.source().getBytes(StandardCharsets.US_ASCII);
         byte[] header = request.newestHeader() == null ? new byte[0] : request.newestHeader();
         byte[] descriptor = request.expectedDescriptor() == null ? new byte[0] : request.expectedDescriptor();
-        if (endpoint.length > MAX_ENDPOINT || header.length > MAX_BLOB || descriptor.length > MAX_BLOB) {
-            throw new IllegalArgumentException("a subscribe request's endpoint, header or layout is too long");
+        if (endpoint.length > MAX_ENDPOINT || source.length > MAX_ENDPOINT || header.length > MAX_BLOB || descriptor.length > MAX_BLOB) {
+            throw new IllegalArgumentException("a subscribe request's endpoints, header or layout are too long");
         }
         buffer.putInt(0, Wire.SUBSCRIBE, Wire.ORDER);
         buffer.putInt(VERSION_AT, Wire.VERSION, Wire.ORDER);
@@ -76,13 +88,17 @@ public final class Subscribe {
         buffer.putLong(NEXT_AT, request.nextIndex(), Wire.ORDER);
         buffer.putInt(FLAGS_AT, request.flags(), Wire.ORDER);
         buffer.putShort(ENDPOINT_LENGTH_AT, (short) endpoint.length, Wire.ORDER);
-        buffer.putShort(ENDPOINT_LENGTH_AT + 2, (short) 0, Wire.ORDER);
+        buffer.putShort(ENDPOINT_LENGTH_AT + 2, (short) source.length, Wire.ORDER);
         buffer.putInt(HEADER_LENGTH_AT, header.length, Wire.ORDER);
         buffer.putInt(DESCRIPTOR_LENGTH_AT, descriptor.length, Wire.ORDER);
         buffer.putLong(TIME_AT, request.time(), Wire.ORDER);
+        buffer.putLong(QUEUE_AT, request.queueId().getMostSignificantBits(), Wire.ORDER);
+        buffer.putLong(QUEUE_AT + 8, request.queueId().getLeastSignificantBits(), Wire.ORDER);
         int at = VARIABLE_AT;
         buffer.putBytes(at, endpoint);
         at += endpoint.length;
+        buffer.putBytes(at, source);
+        at += source.length;
         buffer.putBytes(at, header);
         at += header.length;
         buffer.putBytes(at, descriptor);
@@ -100,10 +116,12 @@ public final class Subscribe {
             return "a subscribe request of another protocol version";
         }
         int endpoint = buffer.getShort(ENDPOINT_LENGTH_AT, Wire.ORDER) & 0xFFFF;
+        int source = buffer.getShort(ENDPOINT_LENGTH_AT + 2, Wire.ORDER) & 0xFFFF;
         int header = buffer.getInt(HEADER_LENGTH_AT, Wire.ORDER);
         int descriptor = buffer.getInt(DESCRIPTOR_LENGTH_AT, Wire.ORDER);
-        if (endpoint == 0 || endpoint > MAX_ENDPOINT || header < 0 || header > MAX_BLOB || descriptor < 0
-                || descriptor > MAX_BLOB || VARIABLE_AT + endpoint + header + descriptor + HmacSha256.LENGTH != length) {
+        if (endpoint == 0 || endpoint > MAX_ENDPOINT || source == 0 || source > MAX_ENDPOINT || header < 0
+                || header > MAX_BLOB || descriptor < 0 || descriptor > MAX_BLOB
+                || VARIABLE_AT + endpoint + source + header + descriptor + HmacSha256.LENGTH != length) {
             return "a subscribe request whose lengths do not add up";
         }
         if ((buffer.getInt(FLAGS_AT, Wire.ORDER) & ~KNOWN_FLAGS) != 0) {
@@ -155,19 +173,53 @@ public final class Subscribe {
     /** Decodes a checked and signed request. */
     public static Request decode(DirectBuffer buffer, int length) {
         int endpoint = buffer.getShort(ENDPOINT_LENGTH_AT, Wire.ORDER) & 0xFFFF;
+        int source = buffer.getShort(ENDPOINT_LENGTH_AT + 2, Wire.ORDER) & 0xFFFF;
         int header = buffer.getInt(HEADER_LENGTH_AT, Wire.ORDER);
         int descriptor = buffer.getInt(DESCRIPTOR_LENGTH_AT, Wire.ORDER);
         byte[] nonce = new byte[Wire.NONCE];
         buffer.getBytes(NONCE_AT, nonce);
         byte[] endpointBytes = new byte[endpoint];
         buffer.getBytes(VARIABLE_AT, endpointBytes);
+        byte[] sourceBytes = new byte[source];
+        buffer.getBytes(VARIABLE_AT + endpoint, sourceBytes);
         byte[] headerBytes = new byte[header];
-        buffer.getBytes(VARIABLE_AT + endpoint, headerBytes);
+        buffer.getBytes(VARIABLE_AT + endpoint + source, headerBytes);
         byte[] descriptorBytes = new byte[descriptor];
-        buffer.getBytes(VARIABLE_AT + endpoint + header, descriptorBytes);
+        buffer.getBytes(VARIABLE_AT + endpoint + source + header, descriptorBytes);
         return new Request(buffer.getLong(REPLICA_AT, Wire.ORDER), nonce, buffer.getLong(NEXT_AT, Wire.ORDER),
                 buffer.getInt(FLAGS_AT, Wire.ORDER), new String(endpointBytes, StandardCharsets.US_ASCII),
                 header == 0 ? null : headerBytes, descriptor == 0 ? null : descriptorBytes,
-                buffer.getLong(TIME_AT, Wire.ORDER));
+                buffer.getLong(TIME_AT, Wire.ORDER), queueId(buffer),
+                new String(sourceBytes, StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Whether a checked request names one of {@code names} (each the ASCII bytes of a canonical endpoint) as the
+     * source it is meant for. Allocates nothing.
+     */
+    public static boolean meantFor(DirectBuffer buffer, byte[][] names) {
+        int endpoint = buffer.getShort(ENDPOINT_LENGTH_AT, Wire.ORDER) & 0xFFFF;
+        int source = buffer.getShort(ENDPOINT_LENGTH_AT + 2, Wire.ORDER) & 0xFFFF;
+        int at = VARIABLE_AT + endpoint;
+        for (byte[] name : names) {
+            if (name.length == source && equalAt(buffer, at, name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean equalAt(DirectBuffer buffer, int at, byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (buffer.getByte(at + i) != bytes[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The queue id a checked request states ({@link Wire#NO_QUEUE}: none), without decoding the rest. */
+    public static UUID queueId(DirectBuffer buffer) {
+        return new UUID(buffer.getLong(QUEUE_AT, Wire.ORDER), buffer.getLong(QUEUE_AT + 8, Wire.ORDER));
     }
 }

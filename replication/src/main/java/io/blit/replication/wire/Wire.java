@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
 public final class Wire {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     /** The protocol version in SUBSCRIBE and CHALLENGE. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     public static final int SUBSCRIBE = 1;
     public static final int CHALLENGE = 2;
@@ -27,6 +27,9 @@ public final class Wire {
     public static final int BATCH = 6;
     public static final int HEARTBEAT = 7;
     public static final int ACK = 8;
+
+    /** The queue id of a replica that holds none yet (a fresh directory, or one written before queues had ids). */
+    public static final java.util.UUID NO_QUEUE = new java.util.UUID(0, 0);
 
     /** Bytes of a nonce (SUBSCRIBE's, the replica's; CHALLENGE's, the source's). */
     public static final int NONCE = 16;

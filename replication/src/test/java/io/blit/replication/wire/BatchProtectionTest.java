@@ -21,7 +21,7 @@ class BatchProtectionTest {
     void anAcceptOfUnprotectedBatchesIsMalformed() {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[Accept.LENGTH]);
         for (BatchProtection protection : BatchProtection.values()) { // an ACCEPT is sequence 0: one per key
-            Sealer sealer = new Sealer(Keys.session(SECRET, new byte[Wire.NONCE], new byte[Wire.NONCE])[0]);
+            Sealer sealer = new Sealer(Keys.session(SECRET, new byte[Wire.NONCE], new byte[Wire.NONCE], Wire.NO_QUEUE, "127.0.0.1:1")[0]);
             assertEquals(Accept.LENGTH, Accept.encode(buffer, 7, protection, sealer));
             assertTrue(Accept.wellFormed(buffer, Accept.LENGTH), protection.name());
             assertEquals(protection, Accept.protection(buffer));
@@ -47,6 +47,6 @@ class BatchProtectionTest {
     }
 
     private static Subscribe.Request request(int flags) {
-        return new Subscribe.Request(42, new byte[Wire.NONCE], -1, flags, "127.0.0.1:7001", null, null, 0L);
+        return new Subscribe.Request(42, new byte[Wire.NONCE], -1, flags, "127.0.0.1:7001", null, null, 0L, Wire.NO_QUEUE, "127.0.0.1:7000");
     }
 }

@@ -42,9 +42,17 @@ class KeysTest {
                 HEX.formatHex(Keys.challengeKey(secret)));
         byte[] replicaNonce = HEX.parseHex("a5".repeat(16));
         byte[] sourceNonce = HEX.parseHex("5a".repeat(16));
-        byte[][] session = Keys.session(secret, replicaNonce, sourceNonce);
-        assertEquals("816167517a8a31cb7e11e4acdeb514bc2809763a3842e1cf31042ac170f1156a", HEX.formatHex(session[0]));
-        assertEquals("1ddca575c5021170b54b483e56cd3e379e5708e52f661fdb95726fb452540d70", HEX.formatHex(session[1]));
+        // salt = replica nonce | source nonce | queue id (most, least significant, LE) | source endpoint (ASCII);
+        // the expected keys computed outside Java (Python's hmac and hashlib, RFC 5869 by hand)
+        java.util.UUID queue = new java.util.UUID(0x0123456789ABCDEFL, 0x0FEDCBA987654321L);
+        byte[][] session = Keys.session(secret, replicaNonce, sourceNonce, queue, "source.example:7000");
+        assertEquals("f257b3002404a8bd487a13e3b641efcaaea04811b71f8b4f864081fdaabf54a8", HEX.formatHex(session[0]));
+        assertEquals("790a77acc4189005b8ebd4bc1e71003591e53d6c9fe72a5cfaff13d56446530e", HEX.formatHex(session[1]));
+        assertFalse(java.util.Arrays.equals(session[0], Keys.session(secret, replicaNonce, sourceNonce,
+                new java.util.UUID(0x0123456789ABCDEFL, 0x0FEDCBA987654322L), "source.example:7000")[0]),
+                "another queue, other keys");
+        assertFalse(java.util.Arrays.equals(session[0], Keys.session(secret, replicaNonce, sourceNonce, queue,
+                "source.example:7001")[0]), "another source endpoint, other keys");
     }
 
     @Test

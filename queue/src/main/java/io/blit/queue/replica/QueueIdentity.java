@@ -1,0 +1,81 @@
+package io.blit.queue.replica;
+
+import io.blit.queue.internal.ReplicaMarker;
+import io.blit.queue.internal.TermHistory;
+import io.blit.queue.internal.TermHistoryFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A queue's identity, the id in its term history ({@code terms.blitt}, docs/format.md "The term history"): created
+ * once with the queue (the first source to serve it creates it if the queue was written by a build without ids) and
+ * kept by every replica, which takes it from its source. Replication binds it into every handshake, so that a
+ * replica follows only the queue it holds.
+ *
+ * <p>Stateless; thread-safe. Creation is atomic among processes (the first creator's id stands).
+ */
+public final class QueueIdentity {
+    private QueueIdentity() {
+    }
+
+    /**
+     * {@return the id of the queue in {@code dir}, created (with term 0 from index 0) if the queue has none yet; for a
+     * replica's directory, the id it took from its source, or null if it has taken none yet (it never invents one)}
+     * The file is owner-only if the directory is.
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the directory's term history is invalid
+     * @throws UncheckedIOException if it cannot be read or created
+     */
+    public static UUID ofSource(Path dir) {
+        if (ReplicaMarker.sourceOf(dir) != null) {
+            return ofReplica(dir);
+        }
+        String tag = ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+        return TermHistoryFile.createIfAbsent(dir, TermHistory.createNew(), ownerOnly(dir), tag).queueId();
+    }
+
+    /**
+     * {@return the id of the queue a replica in {@code dir} holds, or null if it holds none yet}
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the directory's term history is invalid
+     * @throws UncheckedIOException if it cannot be read
+     */
+    public static UUID ofReplica(Path dir) {
+        TermHistory history = TermHistoryFile.read(dir);
+        return history == null ? null : history.queueId();
+    }
+
+    /**
+     * Records that the replica in {@code dir} holds the queue {@code queueId} of its source, which serves term 0 from
+     * index 0, if it holds no id yet; nothing if it holds one.
+     *
+     * @throws IllegalStateException if it holds another queue's id
+     * @throws UncheckedIOException  if it cannot be written
+     */
+    public static void adopt(Path dir, UUID queueId) {
+        String tag = ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+        TermHistory adopted = new TermHistory(queueId, List.of(new TermHistory.Term(0, 0, 0)));
+        UUID held = TermHistoryFile.createIfAbsent(dir, adopted, ownerOnly(dir), tag).queueId();
+        if (!held.equals(queueId)) {
+            throw new IllegalStateException("the replica in " + dir + " holds queue " + held + ", not " + queueId);
+        }
+    }
+
+    private static boolean ownerOnly(Path dir) {
+        try {
+            Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
+            return permissions.stream().noneMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the permissions of " + dir + ": " + e.getMessage(), e);
+        } catch (UnsupportedOperationException notPosix) {
+            return false;
+        }
+    }
+}
