@@ -6,6 +6,8 @@ import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
+import io.blit.queue.internal.TermHistory;
+import io.blit.queue.internal.TermHistoryFile;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.TimeRolls;
 import java.nio.file.Path;
@@ -43,6 +45,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final RetentionPolicy retention;
     /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
+    private final boolean privateFiles;
     private final QueueMonitor monitor = new QueueMonitor(this);
 
     static {
@@ -55,6 +58,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         this.retention = options.retention();
         this.cursors = new OpenCursors(dir);
         this.files = new SegmentDirectory<>(dir, types, options);
+        this.privateFiles = options.privateFiles();
     }
 
     /**
@@ -147,7 +151,17 @@ public final class BlitQueue<T> implements AutoCloseable {
             throw QueueErrors.appendOnReplica(dir, source);
         }
         files.continueInOwnTypes();
+        giveIdentity();
         return register(new Appender<>(this));
+    }
+
+    /**
+     * The first appender gives the queue its identity ({@code terms.blitt}: a random queue id, term 0 from index 0),
+     * which replication binds into its handshakes and every replica keeps; a queue of a build before ids gets one here.
+     */
+    private void giveIdentity() {
+        String tag = ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+        TermHistoryFile.createIfAbsent(dir, TermHistory.createNew(), privateFiles, tag);
     }
 
     /** {@return a new tailer at the first message of the queue} */
