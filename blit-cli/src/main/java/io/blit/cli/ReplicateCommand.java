@@ -33,7 +33,8 @@ public final class ReplicateCommand implements Callable<Integer> {
     }
 
     /**
-     * The {@code replicate} command with its subcommands {@code serve}, {@code follow} and {@code keygen}, in that
+     * The {@code replicate} command with its subcommands {@code serve}, {@code follow}, {@code keygen} and
+     * {@code status}, in that
      * order, not yet configured ({@link CliSupport#configure}).
      *
      * @param out    where the subcommands print
@@ -45,13 +46,14 @@ public final class ReplicateCommand implements Callable<Integer> {
         return new CommandLine(new ReplicateCommand())
                 .addSubcommand(new ServeCommand(out))
                 .addSubcommand(follow)
-                .addSubcommand(new KeygenCommand(out));
+                .addSubcommand(new KeygenCommand(out))
+                .addSubcommand(new StatusCommand(out));
     }
 
     /** No subcommand given: a usage error. */
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "serve, follow or keygen expected");
+        throw new ParameterException(spec.commandLine(), "serve, follow, keygen or status expected");
     }
 
     /**

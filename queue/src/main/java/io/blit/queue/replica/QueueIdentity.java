@@ -68,6 +68,22 @@ public final class QueueIdentity {
         }
     }
 
+    /**
+     * {@return the number of the newest term of the queue in {@code dir}, 0 if it has no term history yet}
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the directory's term history is invalid
+     * @throws UncheckedIOException if it cannot be read
+     */
+    public static long currentTerm(Path dir) {
+        TermHistory history = TermHistoryFile.read(dir);
+        return history == null ? 0 : history.currentTerm();
+    }
+
+    /** {@return whether the directory is a replica's (it has a {@code replica-of} marker): only replication writes it} */
+    public static boolean isReplica(Path dir) {
+        return ReplicaMarker.sourceOf(dir) != null;
+    }
+
     private static boolean ownerOnly(Path dir) {
         try {
             Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
