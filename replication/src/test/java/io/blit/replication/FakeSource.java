@@ -128,6 +128,11 @@ final class FakeSource implements AutoCloseable {
         return malformed;
     }
 
+    /** Serves the queue of id {@code id} to a replica that holds no id yet (by default a random one). */
+    void servesQueue(java.util.UUID id) {
+        queueId = id;
+    }
+
     /**
      * Answers {@code request} as a source does: a CHALLENGE on a new exclusive publication to the endpoint it names,
      * until the replica's CONFIRM opens under the session's replica-to-source key.

@@ -125,6 +125,7 @@ class HostileSourceTest {
         readSourceMaterial();
         control = Ports.loopback();
         fake = FakeSource.start(aeronDir.resolve("fake-source"), control, SECRET);
+        fake.servesQueue(io.blit.queue.replica.QueueIdentity.ofSource(source)); // the real source takes over later
         guard = HugeFileGuard.watch(replicaDir, 16 * SEGMENT);
         replica = startReplica();
         pending = fake.awaitNewRequest(HANDSHAKE); // the replica has opened its directory
@@ -340,9 +341,9 @@ class HostileSourceTest {
 
     /** Sends {@code hostile} in an accepted session; the replica must end it, write nothing and subscribe anew. */
     private void refusedWithoutAWrite(FakeSource.Message hostile) throws Exception {
-        Map<String, String> before = stableSnapshot();
         long held = replica.nextIndex();
         ensureSession();
+        Map<String, String> before = stableSnapshot(); // after the accept: a replica takes its queue id with it
         fake.sendSealed(hostile);
         streaming = false;
         Subscribe.Request again = fake.awaitNewRequest(RESUBSCRIBE_WITHIN);

@@ -156,6 +156,6 @@ class ReplayedHandshakeTest {
     private static String endpointOf(byte[] subscribe) {
         UnsafeBuffer buffer = new UnsafeBuffer(subscribe);
         int length = buffer.getShort(44, Wire.ORDER) & 0xFFFF;
-        return buffer.getStringWithoutLengthAscii(64, length);
+        return buffer.getStringWithoutLengthAscii(80, length);
     }
 }
