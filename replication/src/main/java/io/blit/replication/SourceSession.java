@@ -35,6 +35,8 @@ final class SourceSession implements Runnable {
 
     final Subscribe.Request request;
     final String peer;
+    /** The data endpoint streamed to, in its one spelling ({@link Endpoint#canonical}). */
+    final String endpoint;
     final int controlSession;
     /** Opens the replica's ACKs (control thread). */
     final Sealer fromReplica;
@@ -69,6 +71,7 @@ final class SourceSession implements Runnable {
         this.dir = dir;
         this.request = handshake.request;
         this.peer = handshake.peer;
+        this.endpoint = Endpoint.canonical(request.endpoint());
         this.publication = handshake.publication;
         this.fromReplica = handshake.fromReplica;
         this.toReplica = new Sealer(handshake.keys[0]);
@@ -131,7 +134,7 @@ final class SourceSession implements Runnable {
             }
             try (stream) {
                 offer(Accept.encode(buffer, start, protection, toReplica));
-                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " from index " + start + ", batches "
+                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " on " + endpoint + " from index " + start + ", batches "
                         + protection.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
                 stream(stream);
             }

@@ -79,6 +79,24 @@ public final class ReplicaWriter implements AutoCloseable {
     }
 
     /**
+     * Refuses a directory that holds a queue of its own (segment files and no marker) or a segment file that is a
+     * symbolic link; returns the first indices of its segment files (none if it is missing).
+     *
+     * @throws IllegalStateException naming the directory and what to do
+     */
+    static long[] requireReplicaOrEmpty(Path dir) {
+        long[] firsts = Files.isDirectory(dir) ? SegmentFiles.list(dir) : new long[0];
+        for (long first : firsts) {
+            ReplicaMarker.requireNoLink(SegmentFiles.path(dir, first), "replica " + dir);
+        }
+        if (firsts.length > 0 && ReplicaMarker.sourceOf(dir) == null) {
+            throw new IllegalStateException("queue " + dir + " is not a replica (it has segment files and no "
+                    + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
+        }
+        return firsts;
+    }
+
+    /**
      * Opens (creating and marking if needed) the replica in {@code dir} and finds where it resumes.
      *
      * @param dir    the replica's queue directory: empty, missing or a replica already
@@ -107,14 +125,7 @@ public final class ReplicaWriter implements AutoCloseable {
     public static ReplicaWriter open(Path dir, String source, boolean privateFiles) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(source, "source");
-        long[] firsts = Files.isDirectory(dir) ? SegmentFiles.list(dir) : new long[0];
-        for (long first : firsts) {
-            ReplicaMarker.requireNoLink(SegmentFiles.path(dir, first), "replica " + dir);
-        }
-        if (firsts.length > 0 && ReplicaMarker.sourceOf(dir) == null) {
-            throw new IllegalStateException("queue " + dir + " is not a replica (it has segment files and no "
-                    + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
-        }
+        long[] firsts = requireReplicaOrEmpty(dir);
         ReplicaMarker.mark(dir, source, privateFiles);
         WriterRegistry writers = WriterRegistry.acquire(dir); // the replica's writer: its temporaries name its id
         ReplicaWriter writer;
