@@ -69,15 +69,22 @@ public class FollowCommand implements Callable<Integer> {
     /**
      * Follows until stopped (SIGTERM, SIGINT).
      *
-     * @return {@link CliSupport#OK} once stopped, {@link CliSupport#FAILED} if the source refused the replica or the
-     *         replica stopped
+     * @return {@link CliSupport#OK} once stopped, {@link CliSupport#FAILED} if the source refused the replica, the
+     *         replica stopped, or the directory cannot be followed (another follower holds it, or it is no replica)
      * @throws InterruptedException if interrupted while waiting
      * @throws BadInputException if the secret file or an endpoint is refused
      */
     @Override
     public Integer call() throws InterruptedException {
         ReplicaOptions options = options();
-        try (StopOnSignal stop = new StopOnSignal(); Replica replica = Replica.start(dir, options)) {
+        Replica started;
+        try {
+            started = Replica.start(dir, options);
+        } catch (IllegalStateException refused) { // another follower holds the directory, or it is not a replica
+            err.println("error: " + CliSupport.oneLine(refused.getMessage()));
+            return CliSupport.FAILED;
+        }
+        try (StopOnSignal stop = new StopOnSignal(); Replica replica = started) {
             out.println("following " + source + " into " + dir);
             out.flush();
             long before = Math.max(0, replica.nextIndex());

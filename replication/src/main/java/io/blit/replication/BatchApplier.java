@@ -11,7 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Writes the entries of an opened, checked BATCH into a replica's files with its {@link ReplicaWriter}: a FILE entry
- * starts the source's file, a RUN is written with one copy, a RECORD (the padding word that ends a file) is stored;
+ * starts the source's file, a RUN is written with one copy, a PART goes straight into the file behind its record's
+ * empty header word (stored with the last part), a RECORD (the padding word that ends a file) is stored;
  * entries the replica holds already (a stream restarted before them) are skipped. Anything out of order or that the
  * writer refuses is a divergence the caller answers by ending the session. Stateless; the replica's thread's.
  */
@@ -36,6 +37,8 @@ final class BatchApplier {
                     writer.startFile(Batch.fileHeader(in, at)); // an invalid header: ReplicaInputException
                 } else if (kind == Batch.ENTRY_RUN) {
                     applyRun(writer, in, inSegment, at);
+                } else if (kind == Batch.ENTRY_PART) {
+                    applyPart(writer, in, inSegment, at);
                 } else {
                     applyRecord(writer, Batch.index(in, at), Batch.recordWord(in, at));
                 }
@@ -59,6 +62,19 @@ final class BatchApplier {
             throw new ReplicaDivergedException("a gap: record " + index + " arrived, the replica expects " + next);
         }
         writer.write(word, MemorySegment.NULL, 0, 0);
+    }
+
+    private static void applyPart(ReplicaWriter writer, UnsafeBuffer in, MemorySegment inSegment, int at) {
+        long index = Batch.index(in, at);
+        long next = writer.nextIndex();
+        if (index < next) {
+            return; // held already (the stream restarted before it)
+        }
+        if (index != next) {
+            throw new ReplicaDivergedException("a part of record " + index + " arrived, the replica expects " + next);
+        }
+        writer.writePart(index, Batch.runPosition(in, at), Batch.partRecordLength(in, at), Batch.partOffset(in, at),
+                inSegment, at + Batch.PART_BYTES, Batch.partLength(in, at));
     }
 
     private static void applyRun(ReplicaWriter writer, UnsafeBuffer in, MemorySegment inSegment, int at) {

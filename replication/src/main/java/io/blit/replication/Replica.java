@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.replica.QueueIdentity;
+import io.blit.queue.replica.ReplicaLock;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Ack;
@@ -45,6 +46,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * again) resumes without a gap or a duplicate. Messages from anyone
  * else are counted ({@link #dropped}) and otherwise ignored. Runs in one thread of its own; stops only for an
  * authenticated refusal ({@link #refusal()} says why) or a storage failure ({@link #failure()}). Thread-safe accessors.
+ *
+ * <p>A directory has one follower: a replica holds its {@link ReplicaLock} from {@link #start} until its thread ends,
+ * and subscribes under the directory's identity ({@link ReplicaLock#replicaId()}), the same across restarts and
+ * endpoints, by which its source counts it once.
  */
 public final class Replica implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
@@ -59,7 +64,10 @@ public final class Replica implements AutoCloseable {
 
     private final HmacSha256 subscribeMac;
     private final HmacSha256 challengeMac;
-    private final long replicaId = new SecureRandom().nextLong() & Long.MAX_VALUE;
+    /** The directory's one follower, held for the replica's life (released when its thread ends). */
+    private final ReplicaLock lock;
+    /** The directory's identity ({@link ReplicaLock#replicaId()}): the same across restarts and endpoints. */
+    private final long replicaId;
     /** Wall clock in ms since 1970 whose reading each request states (a test seam). */
     private final LongSupplier wallClock;
     private final SecureRandom random = new SecureRandom();
@@ -105,10 +113,12 @@ public final class Replica implements AutoCloseable {
     private volatile RefusalException refusal;
     private volatile RuntimeException failure;
 
-    private Replica(Path dir, ReplicaOptions options, LongSupplier wallClock) {
+    private Replica(Path dir, ReplicaOptions options, LongSupplier wallClock, ReplicaLock lock) {
         this.dir = dir;
         this.options = options;
         this.wallClock = wallClock;
+        this.lock = lock;
+        this.replicaId = lock.replicaId();
         this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
         this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         this.drops = new DropLog("replica " + dir);
@@ -119,9 +129,14 @@ public final class Replica implements AutoCloseable {
     /**
      * {@return a replica following {@code options.source()} into {@code dir} (created and marked as one if needed)}
      *
-     * @param dir     the replica's queue directory: empty, missing or a replica already
+     * @param dir     the replica's queue directory: empty, missing or a replica already; followed by this replica
+     *                alone ({@link ReplicaLock}) until it stops
      * @param options the source, the endpoints, the secret and how to follow
-     * @throws NullPointerException if {@code dir} or {@code options} is null
+     * @throws NullPointerException  if {@code dir} or {@code options} is null
+     * @throws IllegalStateException naming the directory and the holder's pid if another replica (in this process or
+     *                               another) follows into {@code dir}; if {@code dir} holds a queue that is not a
+     *                               replica
+     * @throws java.io.UncheckedIOException if the directory, its lock or its identity cannot be created
      */
     public static Replica start(Path dir, ReplicaOptions options) {
         return start(dir, options, System::currentTimeMillis);
@@ -129,10 +144,17 @@ public final class Replica implements AutoCloseable {
 
     /** {@link #start(Path, ReplicaOptions)} with the wall clock whose reading each request states (tests). */
     static Replica start(Path dir, ReplicaOptions options, LongSupplier wallClock) {
-        Replica replica = new Replica(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(options, "options"),
-                wallClock);
-        replica.thread.start();
-        return replica;
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        ReplicaLock lock = ReplicaLock.acquire(dir, options.privateFiles());
+        try {
+            Replica replica = new Replica(dir, options, wallClock, lock);
+            replica.thread.start();
+            return replica;
+        } catch (RuntimeException | Error e) {
+            lock.close();
+            throw e;
+        }
     }
 
     /** {@return the index below which the replica holds every index (-1 until it holds a file)} */
@@ -186,7 +208,7 @@ public final class Replica implements AutoCloseable {
     }
 
     private void run() {
-        try (AeronConnection aeron = AeronConnection.open(options.aeronDir(), dir, "replica");
+        try (lock; AeronConnection aeron = AeronConnection.open(options.aeronDir(), dir, "replica");
              ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
             writer = replicaWriter;
             held = writer.nextIndex();

@@ -71,8 +71,11 @@ public final class ReplicationSource implements AutoCloseable {
     /** The control thread's copy of each message it takes, and its buffer for challenges. */
     private final UnsafeBuffer in = new UnsafeBuffer(new byte[Wire.MAX_CONTROL_MESSAGE]);
     private final UnsafeBuffer challengeBuffer = new UnsafeBuffer(new byte[Challenge.LENGTH]);
-    /** By the replica's data endpoint: a replica restarted on the same endpoint replaces its old session. */
-    private final Map<String, SourceSession> sessions = new ConcurrentHashMap<>();
+    /**
+     * By replica id (a replica directory's identity): a replica restarted, on any endpoint, replaces its old session;
+     * two ids are two replicas.
+     */
+    private final Map<Long, SourceSession> sessions = new ConcurrentHashMap<>();
     private final BlitQueue<Void> queue;
     /**
      * The id of the queue served, bound into every handshake (null while a served replica directory has taken none
@@ -181,8 +184,8 @@ public final class ReplicationSource implements AutoCloseable {
     public List<ReplicaStatus> replicas() {
         List<ReplicaStatus> list = new ArrayList<>();
         for (SourceSession session : sessions.values()) {
-            list.add(new ReplicaStatus(session.peer, session.request.endpoint(), session.committed, session.forced,
-                    session.request.sync(), session.running()));
+            list.add(new ReplicaStatus(session.peer, session.endpoint, session.committed, session.forced,
+                    session.request.sync(), session.running(), session.request.replicaId()));
         }
         return list;
     }
@@ -248,15 +251,18 @@ public final class ReplicationSource implements AutoCloseable {
             drops.count(DropReason.REPLAYED, peerOf(header));
             return;
         }
-        if (!Endpoint.isValid(request.endpoint())) {
+        String endpoint;
+        try {
+            endpoint = Endpoint.canonical(request.endpoint());
+        } catch (IllegalArgumentException e) {
             drops.count(DropReason.MALFORMED, peerOf(header));
             return;
         }
-        makeRoomFor(request.endpoint());
+        makeRoomFor(endpoint);
         ExclusivePublication publication;
         try {
             publication = connection.aeron().addExclusivePublication(
-                    Endpoint.udp(request.endpoint()) + "|mtu=" + options.mtu(), AeronConnection.DATA_STREAM);
+                    Endpoint.udp(endpoint) + "|mtu=" + options.mtu(), AeronConnection.DATA_STREAM);
         } catch (RuntimeException e) { // e.g. a host name that does not resolve
             drops.count(DropReason.MALFORMED, peerOf(header));
             return;
@@ -277,7 +283,7 @@ public final class ReplicationSource implements AutoCloseable {
         int sameEndpoint = 0;
         PendingHandshake oldestThere = null;
         for (PendingHandshake handshake : pending) {
-            if (handshake.request.endpoint().equals(endpoint)) {
+            if (Endpoint.canonical(handshake.request.endpoint()).equals(endpoint)) {
                 sameEndpoint++;
                 oldestThere = oldestThere == null ? handshake : oldestThere;
             }
@@ -351,8 +357,9 @@ public final class ReplicationSource implements AutoCloseable {
     }
 
     /**
-     * A confirmed handshake: the replica proved it knows the secret and both nonces. Its earlier session (same
-     * endpoint or same replica id) ends; a new one starts, which accepts, or refuses with the reason the checks give.
+     * A confirmed handshake: the replica proved it knows the secret and both nonces. Its earlier session (same replica
+     * id, from any endpoint) ends, and so does a session to the same endpoint (spelled any way), which no other
+     * replica can receive on now; a new one starts, which accepts, or refuses with the reason the checks give.
      */
     private void startSession(PendingHandshake handshake, int controlSession) {
         Subscribe.Request request = handshake.request;
@@ -364,15 +371,15 @@ public final class ReplicationSource implements AutoCloseable {
             refusal = refused.getMessage();
             LOG.log(System.Logger.Level.WARNING, "refused replica " + handshake.peer + ": " + refusal);
         }
-        for (SourceSession session : sessions.values()) {
-            if (session.request.replicaId() == request.replicaId() || session.request.endpoint().equals(request.endpoint())) {
-                session.stop();
-            }
-        }
         SourceSession session = new SourceSession(dir, handshake, start, refusal, controlSession,
                 options.encrypt() || request.encrypt(), options);
-        sessions.values().removeIf(old -> !old.running() && old.request.replicaId() == request.replicaId());
-        sessions.put(request.endpoint(), session);
+        for (SourceSession old : sessions.values()) {
+            if (old.request.replicaId() == request.replicaId() || old.endpoint.equals(session.endpoint)) {
+                old.stop();
+            }
+        }
+        sessions.values().removeIf(old -> old.endpoint.equals(session.endpoint)); // replaced: listed no more
+        sessions.put(request.replicaId(), session);
         Thread.ofPlatform().name("blit-replication-session-" + handshake.peer).daemon().start(session);
     }
 

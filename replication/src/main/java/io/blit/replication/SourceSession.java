@@ -35,6 +35,8 @@ final class SourceSession implements Runnable {
 
     final Subscribe.Request request;
     final String peer;
+    /** The data endpoint streamed to, in its one spelling ({@link Endpoint#canonical}). */
+    final String endpoint;
     final int controlSession;
     /** Opens the replica's ACKs (control thread). */
     final Sealer fromReplica;
@@ -48,6 +50,11 @@ final class SourceSession implements Runnable {
     private final Sealer toReplica;
     private final SourceOptions options;
     private volatile boolean running = true;
+    /**
+     * What a batch may hold beyond {@link #batchLimit} (the entry that crosses it: at most a FILE entry of the largest
+     * header) and its tag.
+     */
+    private static final int OVERSHOOT = Batch.fileEntryLength(Batch.MAX_FILE_HEADER) + Sealer.TAG;
     /** {@link #forced} of a session whose replica has not yet acknowledged anything forced: no index is. */
     static final long NOTHING_FORCED = 0;
     /** What the replica acknowledged: it holds every index below {@code committed} (and has forced below {@code forced}). */
@@ -59,16 +66,27 @@ final class SourceSession implements Runnable {
     private long sequence;
     /** Every index below this is in a batch filled so far (the session thread's). */
     private long filledUpTo;
-    private byte[] batch;
+    /**
+     * The bytes of the stream's current record already sent in parts (a record too long for the room left in a
+     * batch: {@link Batch#ENTRY_PART}), or -1 when no record is being sent in parts (the session thread's).
+     */
+    private long partSent = -1;
+    /**
+     * Where a batch stops taking entries: the batch size, or less if the publication's largest message (an eighth of
+     * its term) could not carry a batch of that size plus the largest entry that may overshoot it (a file header).
+     */
+    private int batchLimit;
+    private final byte[] batch;
     /** Two views of {@code batch}: Aeron's, and the one record bytes are copied into. */
-    private UnsafeBuffer buffer;
-    private MemorySegment batchSegment;
+    private final UnsafeBuffer buffer;
+    private final MemorySegment batchSegment;
 
     SourceSession(Path dir, PendingHandshake handshake, long start, String refusal, int controlSession,
                   boolean encrypted, SourceOptions options) {
         this.dir = dir;
         this.request = handshake.request;
         this.peer = handshake.peer;
+        this.endpoint = Endpoint.canonical(request.endpoint());
         this.publication = handshake.publication;
         this.fromReplica = handshake.fromReplica;
         this.toReplica = new Sealer(handshake.keys[0]);
@@ -83,7 +101,7 @@ final class SourceSession implements Runnable {
         this.forced = NOTHING_FORCED;
         this.sent = committed;
         this.filledUpTo = start;
-        this.batch = new byte[options.batchBytes() + 4096];
+        this.batch = new byte[options.batchBytes() + OVERSHOOT]; // no entry crosses batchBytes by more
         this.buffer = new UnsafeBuffer(batch);
         this.batchSegment = MemorySegment.ofArray(batch);
     }
@@ -116,6 +134,7 @@ final class SourceSession implements Runnable {
     public void run() {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); publication) {
             connected = true;
+            batchLimit = Math.min(options.batchBytes(), publication.maxMessageLength() - OVERSHOOT);
             if (refusal != null) {
                 offer(Refuse.encode(buffer, refusal, toReplica));
                 return;
@@ -131,7 +150,7 @@ final class SourceSession implements Runnable {
             }
             try (stream) {
                 offer(Accept.encode(buffer, start, protection, toReplica));
-                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " from index " + start + ", batches "
+                LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " on " + endpoint + " from index " + start + ", batches "
                         + protection.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
                 stream(stream);
             }
@@ -166,33 +185,55 @@ final class SourceSession implements Runnable {
         }
     }
 
-    /** Packs the stream's next events into the batch buffer (leaving room for the tag); returns the batch's length. */
+    /**
+     * Packs the stream's next events into the batch buffer (leaving room for the tag); returns the batch's length. A
+     * run fills the batch's room; a single record longer than the room left goes in parts, from the room left in
+     * this batch on, a batch's worth at a time, before the stream is polled again.
+     */
     private int fill(RecordStream stream) {
         Batch.start(buffer, sequence + 1);
         int at = Session.BODY_AT;
         int count = 0;
-        while (at < options.batchBytes()) {
-            // a run fills the batch's room, or is one record however long (ensure() grows the buffer for it)
-            int event = stream.pollRun(Math.max(options.batchBytes() - at - Batch.RUN_BYTES, 8));
+        while (at < batchLimit) {
+            if (partSent >= 0) {
+                int room = (batchLimit - at - Batch.PART_BYTES) & ~7;
+                if (room < 8) {
+                    break;
+                }
+                int part = (int) Math.min(stream.runLength() - partSent, room);
+                Batch.putPartHead(buffer, at, stream.index(), stream.runPosition(), stream.runLength(), partSent, part);
+                stream.copyRunPart(batchSegment, at + Batch.PART_BYTES, partSent, part);
+                at += Batch.PART_BYTES + part;
+                count++;
+                partSent += part;
+                if (partSent == stream.runLength()) {
+                    partSent = -1;
+                    filledUpTo = stream.index() + 1;
+                }
+                continue;
+            }
+            int event = stream.pollRun(Math.max(batchLimit - at - Batch.RUN_BYTES, 8));
             if (event == RecordStream.NONE) {
                 break;
+            }
+            if (event == RecordStream.RUN && stream.runCount() == 1
+                    && at + Batch.RUN_BYTES + stream.runLength() > batchLimit) {
+                partSent = 0; // too long for the room left: in parts, from here on
+                continue;
             }
             int need;
             if (event == RecordStream.FILE) {
                 byte[] header = stream.fileHeader();
                 need = Batch.fileEntryLength(header.length);
-                ensure(at, need);
                 Batch.putFile(buffer, at, header);
                 filledUpTo = stream.index();
             } else if (event == RecordStream.RUN) {
                 need = Math.toIntExact(Batch.RUN_BYTES + stream.runLength());
-                ensure(at, need);
                 Batch.putRunHead(buffer, at, stream.runCount(), stream.index(), stream.runPosition(), stream.runLength());
                 stream.copyRun(batchSegment, at + Batch.RUN_BYTES);
                 filledUpTo = stream.index() + stream.runCount();
             } else { // the padding word that ends a file
                 need = Batch.RECORD_LENGTH;
-                ensure(at, need);
                 Batch.putRecord(buffer, at, stream.index(), stream.word());
                 filledUpTo = stream.index(); // a padding word: the index the next file starts at
             }
@@ -204,15 +245,6 @@ final class SourceSession implements Runnable {
             Batch.count(buffer, count);
         }
         return count > 0 ? at : Session.BODY_AT;
-    }
-
-    /** Grows the batch buffer (for a record larger than a batch), keeping what it holds and room for the tag. */
-    private void ensure(int at, int need) {
-        if (at + need + Sealer.TAG > batch.length) {
-            batch = java.util.Arrays.copyOf(batch, at + need + Sealer.TAG);
-            buffer = new UnsafeBuffer(batch);
-            batchSegment = MemorySegment.ofArray(batch);
-        }
     }
 
     /** Offers the sealed message of {@code length} bytes in the buffer, waiting out back-pressure, never dropping it. */

@@ -236,7 +236,19 @@ class HostileSourceTest {
                 runBatch(new Run(Long.MAX_VALUE, next.count, next.position, next.bytes))));
         cases.add(new Case("a RUN 8 bytes past the replica's file position",
                 runBatch(new Run(next.index, next.count, next.position + 8, next.bytes))));
-        for (int kind : new int[] {0, 4, -1}) {
+        int first = (int) ((8 + (word(next.bytes, 0) & LENGTH_MASK) + 7) & ~7L);
+        cases.add(new Case("a PART from offset 8 with no first part before it", batch(1, (b, at) ->
+                partEntry(b, at, next.index, next.position, first, 8, Arrays.copyOfRange(next.bytes, 8, first)))));
+        cases.add(new Case("a first PART whose record length is 8 more than its word states", batch(1, (b, at) ->
+                partEntry(b, at, next.index, next.position, first + 8, 0, Arrays.copyOf(next.bytes, first)))));
+        cases.add(new Case("a first PART whose record word is CLAIMED, not final", batch(1, (b, at) ->
+                partEntry(b, at, next.index, next.position, first, 0,
+                        withWord(Arrays.copyOf(next.bytes, first), 0, (word(next.bytes, 0) & ~STATE_MASK) | CLAIMED)))));
+        cases.add(new Case("a first PART one index ahead of the replica (a gap)", batch(1, (b, at) ->
+                partEntry(b, at, next.index + 1, next.position, first, 0, Arrays.copyOf(next.bytes, first)))));
+        cases.add(new Case("a first PART 8 bytes past the replica's file position", batch(1, (b, at) ->
+                partEntry(b, at, next.index, next.position + 8, first, 0, Arrays.copyOf(next.bytes, first)))));
+        for (int kind : new int[] {0, 5, -1}) {
             cases.add(new Case("an entry of unknown kind " + kind, batch(1, (b, at) -> {
                 int end = runEntry(b, at, next);
                 b.putInt(at, kind, LE);
@@ -468,6 +480,14 @@ class HostileSourceTest {
         int end = fileEntry(b, at, fileHeader);
         b.putInt(at + 4, length, LE);
         return end;
+    }
+
+    /** A PART entry of {@code part}, the bytes of a {@code recordLength}-byte record from {@code partOffset}. */
+    private static int partEntry(UnsafeBuffer b, int at, long index, long position, long recordLength, long partOffset,
+                                 byte[] part) {
+        Batch.putPartHead(b, at, index, position, recordLength, partOffset, part.length);
+        b.putBytes(at + Batch.PART_BYTES, part);
+        return at + Batch.PART_BYTES + part.length;
     }
 
     private static int runEntry(UnsafeBuffer b, int at, Run run) {

@@ -346,6 +346,19 @@ class WireFuzzTest {
                     entries.add("RUN " + Batch.runCount(b, at) + " " + Batch.index(b, at) + " "
                             + Batch.runPosition(b, at) + " " + digest(records));
                 }
+                case Batch.ENTRY_PART -> {
+                    long recordLength = Batch.partRecordLength(b, at);
+                    long partOffset = Batch.partOffset(b, at);
+                    long partLength = Batch.partLength(b, at);
+                    assertTrue(Batch.index(b, at) >= 0 && Batch.runPosition(b, at) >= 0 && recordLength >= 16
+                            && recordLength % 8 == 0 && partOffset >= 0 && partOffset % 8 == 0 && partLength >= 8
+                            && partLength % 8 == 0 && partOffset + partLength <= recordLength, "a PART's head");
+                    assertEquals(Batch.PART_BYTES + partLength, next - at, "a PART entry's length");
+                    byte[] part = new byte[(int) partLength];
+                    b.getBytes(at + Batch.PART_BYTES, part);
+                    entries.add("PART " + Batch.index(b, at) + " " + Batch.runPosition(b, at) + " " + recordLength
+                            + " " + partOffset + " " + digest(part));
+                }
                 default -> throw new AssertionError("a checked batch has an entry of kind " + kind + " at " + at);
             }
             at = next;
@@ -478,7 +491,7 @@ class WireFuzzTest {
         return new Encoded(type, Arrays.copyOf(b.byteArray(), length), fields, false, List.of());
     }
 
-    /** A valid sealed batch of 1 to 8 random entries (FILE, RECORD, RUN), encrypted if asked. */
+    /** A valid sealed batch of 1 to 8 random entries (FILE, RECORD, RUN, PART), encrypted if asked. */
     private Encoded validBatch(SplittableRandom random, boolean encrypted) {
         UnsafeBuffer b = buffer(1 << 16);
         Batch.start(b, random.nextLong());
@@ -488,7 +501,7 @@ class WireFuzzTest {
         List<String> entries = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             fields.addAll(List.of(at, at + 4, at + 8, at + 16, at + 24));
-            switch (random.nextInt(3)) {
+            switch (random.nextInt(4)) {
                 case 0 -> {
                     byte[] header = bytes(random, random.nextInt(8) == 0 ? Batch.MAX_FILE_HEADER : 1 + random.nextInt(200));
                     Batch.putFile(b, at, header);
@@ -501,6 +514,20 @@ class WireFuzzTest {
                     Batch.putRecord(b, at, index, word);
                     at += Batch.RECORD_LENGTH;
                     entries.add("RECORD " + index + " " + word);
+                }
+                case 2 -> {
+                    fields.addAll(List.of(at + 32, at + 40));
+                    long index = random.nextLong(Long.MAX_VALUE);
+                    long position = random.nextLong(Long.MAX_VALUE);
+                    byte[] part = bytes(random, 8 * (1 + random.nextInt(64)));
+                    long recordLength = random.nextBoolean() ? Math.max(16, part.length + 8L * random.nextInt(3))
+                            : 8 * random.nextLong(part.length / 8 + 1, Long.MAX_VALUE / 8);
+                    long partOffset = 8 * random.nextLong((recordLength - part.length) / 8 + 1);
+                    Batch.putPartHead(b, at, index, position, recordLength, partOffset, part.length);
+                    b.putBytes(at + Batch.PART_BYTES, part);
+                    at += Batch.PART_BYTES + part.length;
+                    entries.add("PART " + index + " " + position + " " + recordLength + " " + partOffset + " "
+                            + digest(part));
                 }
                 default -> {
                     int runCount = 1 + random.nextInt(random.nextBoolean() ? 4 : Integer.MAX_VALUE);
@@ -582,7 +609,8 @@ class WireFuzzTest {
                 int[] extremes = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, (1 << 31) - 8, Integer.MAX_VALUE - 7,
                         8, 4096, 4097, length, length - at, length - at + 1, length - at - Sealer.TAG,
                         length - at - Sealer.TAG + 1, length - at - Sealer.TAG - Batch.RUN_BYTES,
-                        length - at - Sealer.TAG - Batch.RUN_BYTES + 8, random.nextInt()};
+                        length - at - Sealer.TAG - Batch.RUN_BYTES + 8, length - at - Sealer.TAG - Batch.PART_BYTES,
+                        length - at - Sealer.TAG - Batch.PART_BYTES + 8, random.nextInt()};
                 byte[] copy = message.clone();
                 new UnsafeBuffer(copy).putInt(at, extremes[random.nextInt(extremes.length)], Wire.ORDER);
                 return copy;
@@ -595,7 +623,8 @@ class WireFuzzTest {
                 long[] extremes = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, (1L << 31) - 8,
                         1L << 32, 1L << 40, length, length - at - Sealer.TAG - Batch.RUN_BYTES + 16,
                         length - at - Sealer.TAG - Batch.RUN_BYTES + 8, length - at - Sealer.TAG - Batch.RUN_BYTES + 24,
-                        random.nextLong()};
+                        length - at - Sealer.TAG - Batch.PART_BYTES + 8, length - at - Sealer.TAG - Batch.PART_BYTES - 8,
+                        Long.MAX_VALUE - 7, random.nextLong()};
                 byte[] copy = message.clone();
                 new UnsafeBuffer(copy).putLong(at, extremes[random.nextInt(extremes.length)], Wire.ORDER);
                 return copy;

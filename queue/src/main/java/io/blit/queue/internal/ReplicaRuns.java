@@ -92,6 +92,24 @@ public final class ReplicaRuns {
         return source.get(WORD_IN_COPY, offset);
     }
 
+    /**
+     * Checks the header word of a record that comes in parts (see
+     * {@link io.blit.queue.replica.ReplicaWriter#writePart}): a committed or abandoned record word, not padding, whose
+     * record is {@code recordLength} bytes as stored, with a body of at least {@code minBody} bytes if committed.
+     */
+    public static void checkPartWord(long word, long recordLength, long minBody) {
+        if (RecordHeader.isPadding(word) || !isFinalWord(word)) {
+            throw new ReplicaInputException("not a committed or abandoned record word of at most "
+                    + RecordHeader.MAX_PAYLOAD + " bytes at the start of a record in parts: "
+                    + RecordHeader.describe(word));
+        }
+        checkBody(word, minBody);
+        if (RecordHeader.recordLength(RecordHeader.unsignedLength(word)) != recordLength) {
+            throw new ReplicaInputException("record " + RecordHeader.describe(word) + " announced as "
+                    + recordLength + " bytes");
+        }
+    }
+
     /** A COMMITTED message record shorter than its file's time is refused (readers would report it corrupt). */
     private static void checkBody(long word, long minBody) {
         if (!RecordHeader.isPadding(word) && RecordHeader.state(word) == RecordHeader.STATE_COMMITTED

@@ -230,6 +230,21 @@ public final class RecordStream implements AutoCloseable {
     }
 
     /**
+     * For {@link #RUN}: copies {@code length} of its bytes as stored from {@code from} to {@code target}, for a record
+     * sent in parts ({@link ReplicaWriter#writePart}); the run stays the current event until the next poll.
+     *
+     * @param target the segment to copy into, with {@code length} bytes from {@code offset}
+     * @param offset the byte offset in {@code target} of the copy's first byte
+     * @param from   the offset in the run of the first byte to copy
+     * @param length how many bytes to copy
+     * @throws IndexOutOfBoundsException if {@code [from, from + length)} is not within the run
+     */
+    public void copyRunPart(MemorySegment target, long offset, long from, long length) {
+        java.util.Objects.checkFromIndexSize(from, length, runLength);
+        MemorySegment.copy(cursor.segment(), cursor.position() + from, target, offset, length);
+    }
+
+    /**
      * {@return the index of the event last returned} For {@link #RECORD}: the record's (for a padding word: the index
      * the next file starts at); for {@link #RUN}: its first record's; for {@link #FILE}: the file's first index.
      */

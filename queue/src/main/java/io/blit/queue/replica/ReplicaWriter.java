@@ -66,6 +66,13 @@ public final class ReplicaWriter implements AutoCloseable {
     /** The current file ended with a padding word: the next event must be the next file. */
     private boolean padded;
     private long nextIndex = -1;
+    /**
+     * The record being written in parts ({@link #writePart}): its header word, its length as stored, and how many of
+     * its bytes have arrived; {@code partWord} 0 when none is.
+     */
+    private long partWord;
+    private long partRecordLength;
+    private long partReceived;
 
     /** @param privateFiles whether files are created owner-only ({@link QueueOptions#privateFiles()}) */
     /** The replica directory's writer registry, in which this writer holds an id while open. */
@@ -76,6 +83,24 @@ public final class ReplicaWriter implements AutoCloseable {
         this.dir = dir;
         this.writers = writers;
         this.blanks = new BlankSegmentPreparer(dir, privateFiles);
+    }
+
+    /**
+     * Refuses a directory that holds a queue of its own (segment files and no marker) or a segment file that is a
+     * symbolic link; returns the first indices of its segment files (none if it is missing).
+     *
+     * @throws IllegalStateException naming the directory and what to do
+     */
+    static long[] requireReplicaOrEmpty(Path dir) {
+        long[] firsts = Files.isDirectory(dir) ? SegmentFiles.list(dir) : new long[0];
+        for (long first : firsts) {
+            ReplicaMarker.requireNoLink(SegmentFiles.path(dir, first), "replica " + dir);
+        }
+        if (firsts.length > 0 && ReplicaMarker.sourceOf(dir) == null) {
+            throw new IllegalStateException("queue " + dir + " is not a replica (it has segment files and no "
+                    + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
+        }
+        return firsts;
     }
 
     /**
@@ -107,14 +132,7 @@ public final class ReplicaWriter implements AutoCloseable {
     public static ReplicaWriter open(Path dir, String source, boolean privateFiles) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(source, "source");
-        long[] firsts = Files.isDirectory(dir) ? SegmentFiles.list(dir) : new long[0];
-        for (long first : firsts) {
-            ReplicaMarker.requireNoLink(SegmentFiles.path(dir, first), "replica " + dir);
-        }
-        if (firsts.length > 0 && ReplicaMarker.sourceOf(dir) == null) {
-            throw new IllegalStateException("queue " + dir + " is not a replica (it has segment files and no "
-                    + ReplicaMarker.NAME + " marker): replicate into an empty or replica directory");
-        }
+        long[] firsts = requireReplicaOrEmpty(dir);
         ReplicaMarker.mark(dir, source, privateFiles);
         WriterRegistry writers = WriterRegistry.acquire(dir); // the replica's writer: its temporaries name its id
         ReplicaWriter writer;
@@ -178,6 +196,7 @@ public final class ReplicaWriter implements AutoCloseable {
      *                                 a replica's file is allocated when it is created; nothing is written then)
      */
     public void startFile(byte[] header) {
+        partWord = 0;
         SegmentHeader.Info stated;
         try {
             stated = SegmentHeader.decodeCopy(dir, header); // every byte checked, nothing created yet
@@ -256,6 +275,7 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws ReplicaInputException    also if those bytes are not all in {@code source}
      */
     public long write(long word, MemorySegment source, long offset, long size) {
+        partWord = 0;
         boolean padding = RecordHeader.isPadding(word);
         if (padded && padding) {
             return nextIndex; // the same padding word again (a stream restarted at the file's end)
@@ -320,6 +340,7 @@ public final class ReplicaWriter implements AutoCloseable {
      *                                  the file was truncated or failed): the run's first word is not stored
      */
     public long writeRun(long index, long position, MemorySegment source, long offset, long length, int count) {
+        partWord = 0;
         requireFileOpen();
         if (index != nextIndex || position != this.position) {
             throw new ReplicaDivergedException("replica " + dir + " expects index " + nextIndex + " at " + this.position
@@ -352,6 +373,92 @@ public final class ReplicaWriter implements AutoCloseable {
         this.position += length;
         nextIndex += count;
         return nextIndex;
+    }
+
+    /**
+     * Takes one part of a record too long for one message: {@code length} bytes of the record as stored (header word,
+     * body, alignment) from {@code partOffset}, which must start at {@link #nextIndex()} and this replica's position.
+     * The parts must come in order, each from where the last ended; a first part (offset 0) starts the record over.
+     * The first part's header word is checked as a single-record run's is (a final record word whose record is
+     * {@code recordLength} bytes long and fits in the file) before anything is written; each part's bytes go straight
+     * into the file, behind the record's still-empty header word, which is stored with release semantics when the
+     * last part arrives (then its checkpoint). So nothing is buffered, a tailer sees the record whole or not at all,
+     * and a writer killed between parts leaves only bytes behind an empty word, written again on resumption. Any other
+     * event in between abandons the partial record.
+     *
+     * @param index        the record's index
+     * @param position     the file offset of its header word on the source
+     * @param recordLength its length as stored, header word and alignment included (a multiple of 8)
+     * @param partOffset   the offset of this part in the record (a multiple of 8)
+     * @param source       holds the part's bytes from {@code offset}
+     * @param offset       the byte offset of the part's first byte in {@code source}
+     * @param length       the part's length (a multiple of 8, at least 8; at most {@code recordLength - partOffset})
+     * @return true if this part completed the record (then {@link #nextIndex()} is the index after it)
+     * @throws ReplicaDivergedException if no file is open or the current one ended; if the record does not start at
+     *                                  {@link #nextIndex()} and this replica's position, does not fit in the file, or
+     *                                  its header word is not empty here
+     * @throws ReplicaInputException    if the part's bytes are not all in {@code source}, the lengths or offset are
+     *                                  not as stated above, a part does not continue where the last ended, or the
+     *                                  first part's header word is not a final record word of {@code recordLength}
+     *                                  bytes
+     * @throws QueueCorruptedException  if writing into the mapped file faulted: the record's word is not stored
+     */
+    public boolean writePart(long index, long position, long recordLength, long partOffset, MemorySegment source,
+                             long offset, long length) {
+        requireFileOpen();
+        if (index != nextIndex || position != this.position) {
+            partWord = 0;
+            throw new ReplicaDivergedException("replica " + dir + " expects index " + nextIndex + " at " + this.position
+                    + " in file " + file.firstIndex() + "; a part of record " + index + " at " + position + " came");
+        }
+        if (recordLength < 2L * RecordHeader.LENGTH || length < RecordHeader.LENGTH || partOffset < 0
+                || ((recordLength | partOffset | length) & 7) != 0 || partOffset > recordLength - length
+                || offset < 0 || offset > source.byteSize() - length) {
+            partWord = 0;
+            throw new ReplicaInputException("a part [" + partOffset + ", " + partOffset + " + " + length + ") of a "
+                    + recordLength + "-byte record, from " + offset + " of " + source.byteSize() + " bytes given");
+        }
+        MemorySegment segment = file.segment();
+        long from = partOffset;
+        if (partOffset == 0) {
+            partWord = 0;
+            if (recordLength > file.size() - position) {
+                throw new ReplicaDivergedException("replica " + dir + ": record " + nextIndex + " of " + recordLength
+                        + " bytes does not fit at " + position + " in file " + file.firstIndex() + " of "
+                        + file.size());
+            }
+            long word = source.get(ReplicaRuns.WORD_IN_COPY, offset);
+            ReplicaRuns.checkPartWord(word, recordLength, minBody());
+            requireEmptyWord(segment);
+            partWord = word;
+            partRecordLength = recordLength;
+            partReceived = 0;
+            from = RecordHeader.LENGTH; // the word is stored last
+        } else if (partWord == 0 || recordLength != partRecordLength || partOffset != partReceived) {
+            partWord = 0;
+            throw new ReplicaInputException("a part from " + partOffset + " of a " + recordLength + "-byte record"
+                    + " where none continues there");
+        }
+        try {
+            MemorySegment.copy(source, offset + (from - partOffset), segment, position + from,
+                    partOffset + length - from);
+            MappedFaults.surfacePending(); // a faulted copy (no space for a page) must not get its word
+            partReceived = partOffset + length;
+            if (partReceived < partRecordLength) {
+                return false;
+            }
+            RecordHeader.storeRelease(segment, position, partWord);
+            Checkpoints.record(segment, ordinal, position);
+            MappedFaults.surfacePending();
+        } catch (InternalError fault) {
+            partWord = 0;
+            throw MappedFaults.translate(fault, file, position, true);
+        }
+        partWord = 0;
+        this.position += recordLength;
+        ordinal++;
+        nextIndex++;
+        return true;
     }
 
     /** Throws unless a file is open and has not ended (with a padding word): the next event must be a record. */

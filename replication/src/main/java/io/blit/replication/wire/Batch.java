@@ -4,10 +4,13 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * BATCH, source to replica: the stream's next events, as entries of at most the source's batch size (one record
- * larger than that goes alone), each 8-aligned. The records of a RUN are exactly as the source's file stores them
- * (header words, payloads, alignment), so the replica writes them with one copy; the queue's {@code ReplicaWriter}
- * checks every header word of a run before it writes a byte.
+ * BATCH, source to replica: the stream's next events, as entries of at most the source's batch size, each 8-aligned.
+ * The records of a RUN are exactly as the source's file stores them (header words, payloads, alignment), so the
+ * replica writes them with one copy; the queue's {@code ReplicaWriter} checks every header word of a run before it
+ * writes a byte. A record too long for the room left in a batch goes as PARTs, in order, each the next slice of the
+ * record as stored, one per batch after the first: every part is sealed (and encrypted) as its batch is, and the
+ * replica writes each straight into its file behind the record's still-empty header word, which it stores when the
+ * last part arrives. So a record of any length the queue allows crosses in messages of at most a batch.
  *
  * <pre>
  * 0    | type u32 = 6 | entry count u32 (N, at least 1)     |
@@ -17,6 +20,9 @@ import org.agrona.MutableDirectBuffer;
  *        RECORD | kind u32 = 2 | zero u32 | index u64 | header word u64 |   (the padding word that ends a file)
  *        RUN    | kind u32 = 3 | record count u32 (at least 1) | first index u64 | file position u64 |
  *               | length u64 (L: a multiple of 8, at least 8) | the records as stored (L) |
+ *        PART   | kind u32 = 4 | zero u32 | index u64 | file position u64 | record length u64 (L: a multiple of 8,
+ *               | at least 16) | part offset u64 (O: a multiple of 8) | part length u64 (P: a multiple of 8, at
+ *               | least 8, O + P at most L) | bytes [O, O + P) of the record as stored (P) |
  * L-16 | tag (16); when the session is encrypted, bytes [16, L-16) are AES-GCM ciphertext |
  * </pre>
  *
@@ -27,14 +33,18 @@ public final class Batch {
     public static final int ENTRY_FILE = 1;
     public static final int ENTRY_RECORD = 2;
     public static final int ENTRY_RUN = 3;
+    public static final int ENTRY_PART = 4;
     public static final int FILE_BYTES = 8;
     public static final int RECORD_LENGTH = 24;
     public static final int RUN_BYTES = 32;
+    public static final int PART_BYTES = 48;
     public static final int MAX_FILE_HEADER = 4096;
     static final int INDEX_AT = 8;
     static final int WORD_AT = 16;
     static final int POSITION_AT = 16;
     static final int RUN_LENGTH_AT = 24;
+    static final int PART_OFFSET_AT = 32;
+    static final int PART_LENGTH_AT = 40;
 
     private Batch() {
     }
@@ -75,6 +85,21 @@ public final class Batch {
         buffer.putLong(at + INDEX_AT, index, Wire.ORDER);
         buffer.putLong(at + POSITION_AT, position, Wire.ORDER);
         buffer.putLong(at + RUN_LENGTH_AT, length, Wire.ORDER);
+    }
+
+    /**
+     * Writes a PART entry's head; its {@code partLength} bytes (the record's bytes as stored from {@code partOffset})
+     * follow at {@code at + PART_BYTES}.
+     */
+    public static void putPartHead(MutableDirectBuffer buffer, int at, long index, long position, long recordLength,
+                                   long partOffset, int partLength) {
+        buffer.putInt(at, ENTRY_PART, Wire.ORDER);
+        buffer.putInt(at + 4, 0, Wire.ORDER);
+        buffer.putLong(at + INDEX_AT, index, Wire.ORDER);
+        buffer.putLong(at + POSITION_AT, position, Wire.ORDER);
+        buffer.putLong(at + RUN_LENGTH_AT, recordLength, Wire.ORDER);
+        buffer.putLong(at + PART_OFFSET_AT, partOffset, Wire.ORDER);
+        buffer.putLong(at + PART_LENGTH_AT, partLength, Wire.ORDER);
     }
 
     /**
@@ -131,6 +156,21 @@ public final class Batch {
                 }
                 entryEnd = at + RUN_BYTES + runLength;
             }
+            case ENTRY_PART -> {
+                if (size != 0 || at + PART_BYTES > end) {
+                    return -1;
+                }
+                long recordLength = buffer.getLong(at + RUN_LENGTH_AT, Wire.ORDER);
+                long partOffset = buffer.getLong(at + PART_OFFSET_AT, Wire.ORDER);
+                long partLength = buffer.getLong(at + PART_LENGTH_AT, Wire.ORDER);
+                if (recordLength < 16 || partOffset < 0 || partLength < 8
+                        || ((recordLength | partOffset | partLength) & 7) != 0
+                        || partLength > end - at - PART_BYTES || partOffset > recordLength - partLength
+                        || buffer.getLong(at + INDEX_AT, Wire.ORDER) < 0 || buffer.getLong(at + POSITION_AT, Wire.ORDER) < 0) {
+                    return -1;
+                }
+                entryEnd = at + PART_BYTES + partLength;
+            }
             default -> {
                 return -1;
             }
@@ -143,6 +183,7 @@ public final class Batch {
         return switch (kind(buffer, at)) {
             case ENTRY_FILE -> at + fileEntryLength(buffer.getInt(at + 4, Wire.ORDER));
             case ENTRY_RECORD -> at + RECORD_LENGTH;
+            case ENTRY_PART -> (int) (at + PART_BYTES + partLength(buffer, at));
             default -> (int) (at + RUN_BYTES + runLength(buffer, at));
         };
     }
@@ -158,7 +199,7 @@ public final class Batch {
         return header;
     }
 
-    /** A RECORD or RUN entry's (first) index. */
+    /** A RECORD, RUN or PART entry's (first) index. */
     public static long index(DirectBuffer buffer, int at) {
         return buffer.getLong(at + INDEX_AT, Wire.ORDER);
     }
@@ -171,11 +212,25 @@ public final class Batch {
         return buffer.getInt(at + 4, Wire.ORDER);
     }
 
+    /** A RUN's or PART's file position (of the first header word). */
     public static long runPosition(DirectBuffer buffer, int at) {
         return buffer.getLong(at + POSITION_AT, Wire.ORDER);
     }
 
     public static long runLength(DirectBuffer buffer, int at) {
         return buffer.getLong(at + RUN_LENGTH_AT, Wire.ORDER);
+    }
+
+    /** A PART's record length: the whole record's bytes as stored, header word and alignment included. */
+    public static long partRecordLength(DirectBuffer buffer, int at) {
+        return buffer.getLong(at + RUN_LENGTH_AT, Wire.ORDER);
+    }
+
+    public static long partOffset(DirectBuffer buffer, int at) {
+        return buffer.getLong(at + PART_OFFSET_AT, Wire.ORDER);
+    }
+
+    public static long partLength(DirectBuffer buffer, int at) {
+        return buffer.getLong(at + PART_LENGTH_AT, Wire.ORDER);
     }
 }

@@ -33,7 +33,10 @@ public final class Wire {
 
     /** Bytes of a nonce (SUBSCRIBE's, the replica's; CHALLENGE's, the source's). */
     public static final int NONCE = 16;
-    /** The largest message a replica takes (a batch with one record larger than a batch: Aeron's limit is lower). */
+    /**
+     * The largest message a replica takes: above any batch (at most 1 MiB + 4,120 bytes; a record longer than the room
+     * in a batch comes in parts).
+     */
     public static final int MAX_MESSAGE = 4 << 20;
     /** The largest message a source takes on its control endpoint (a SUBSCRIBE with the largest header and layout). */
     public static final int MAX_CONTROL_MESSAGE = 16 << 10;

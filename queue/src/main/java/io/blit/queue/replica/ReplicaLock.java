@@ -1,0 +1,154 @@
+package io.blit.queue.replica;
+
+import io.blit.queue.internal.FileModes;
+import io.blit.queue.internal.ReplicaIdentity;
+import io.blit.queue.internal.ReplicaMarker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The one follower of a replica directory, and the replica's identity. While it is held, no other {@code ReplicaLock}
+ * of the directory can be taken, in this process or any other: a second follower of one directory would count one
+ * copy twice at its source, and two writers of one replica would corrupt it.
+ *
+ * <p><b>How.</b> An exclusive POSIX record lock ({@link FileChannel#tryLock()}) of the whole file {@code replica.lock}
+ * in the directory, whose text is the holder's pid (for the refusal's message only: the lock decides, never the pid).
+ * The kernel releases the lock when the holder's process dies, however it dies. POSIX locks belong to the process and
+ * closing <em>any</em> descriptor of the file drops them, so a JVM opens the file only while it holds no lock of that
+ * directory (a set of the directories locked in this JVM, by real path, is checked first) and never otherwise: nothing
+ * else may open {@code replica.lock} in a process that follows the directory. On NFS the lock goes through the NFS
+ * lock manager, and a crashed holder's lock lasts until its lease expires (docs/format.md, "Writer liveness").
+ *
+ * <p><b>Identity.</b> {@link #replicaId()} is read from the directory's {@code replica-id}, created under the lock
+ * the first time ({@code ReplicaIdentity}): the same for every follower of the directory, across restarts.
+ *
+ * <p>Thread-safe. {@link #close()} is idempotent.
+ */
+public final class ReplicaLock implements AutoCloseable {
+    /** The lock file's name in the replica directory. */
+    public static final String NAME = "replica.lock";
+
+    /** The directories locked in this JVM, by real path; guarded by itself. */
+    private static final Set<Path> HELD = new HashSet<>();
+
+    private final Path key;
+    private final FileChannel channel;
+    private final long replicaId;
+    private boolean closed;
+
+    private ReplicaLock(Path key, FileChannel channel, long replicaId) {
+        this.key = key;
+        this.channel = channel;
+        this.replicaId = replicaId;
+    }
+
+    /**
+     * Takes the lock of the replica in {@code dir} (created if missing, {@code rwx------} with {@code privateFiles}),
+     * and reads or creates its identity.
+     *
+     * @param dir          the replica's queue directory: empty, missing or a replica already
+     * @param privateFiles create the directory, the lock and the identity owner-only ({@link FileModes})
+     * @return the held lock
+     * @throws IllegalStateException   naming the directory and, if it can, the holder's pid, if another follower holds
+     *                                 it; if {@code dir} holds a queue that is not a replica; if a file is a symbolic
+     *                                 link
+     * @throws io.blit.queue.QueueCorruptedException if the identity file is invalid
+     * @throws UncheckedIOException    if the file system fails
+     */
+    public static ReplicaLock acquire(Path dir, boolean privateFiles) {
+        Objects.requireNonNull(dir, "dir");
+        Path key;
+        try {
+            FileModes.createDirectories(dir, privateFiles);
+            key = dir.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create replica directory " + dir, e);
+        }
+        ReplicaWriter.requireReplicaOrEmpty(dir);
+        synchronized (HELD) {
+            if (!HELD.add(key)) {
+                throw heldBy(dir, ProcessHandle.current().pid() + ", this process");
+            }
+        }
+        FileChannel channel = null;
+        try {
+            Path file = dir.resolve(NAME);
+            ReplicaMarker.requireNoLink(file, "replica " + dir);
+            channel = FileModes.open(file, privateFiles, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw heldBy(dir, holder(channel));
+            }
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)),
+                    0);
+            return new ReplicaLock(key, channel, ReplicaIdentity.readOrCreate(dir, privateFiles));
+        } catch (IOException e) {
+            release(key, channel);
+            throw new UncheckedIOException("cannot lock replica " + dir, e);
+        } catch (RuntimeException | Error e) {
+            release(key, channel);
+            throw e;
+        }
+    }
+
+    /** Undoes a refused acquire: only now, since this JVM held no lock of the file, closing it drops nobody's. */
+    private static void release(Path key, FileChannel channel) {
+        closeQuietly(channel);
+        synchronized (HELD) {
+            HELD.remove(key);
+        }
+    }
+
+    /** {@return the replica's identity: a non-zero u64, the same for the directory across restarts} */
+    public long replicaId() {
+        return replicaId;
+    }
+
+    /** Releases the lock: another follower may take the directory. */
+    @Override
+    public void close() {
+        synchronized (HELD) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeQuietly(channel); // closing the one descriptor releases the lock
+            HELD.remove(key);
+        }
+    }
+
+    private static IllegalStateException heldBy(Path dir, String holder) {
+        return new IllegalStateException("replica " + dir + " is followed already (by pid " + holder + "): one follower"
+                + " per directory; stop that one first, or follow into another directory");
+    }
+
+    /** The pid the holder wrote, as text of digits only (the file is another process's), or "unknown". */
+    private static String holder(FileChannel channel) throws IOException {
+        ByteBuffer text = ByteBuffer.allocate(24);
+        channel.read(text, 0);
+        String pid = new String(text.array(), 0, text.position(), StandardCharsets.US_ASCII).strip();
+        return pid.matches("[0-9]{1,19}") ? pid : "unknown";
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing releases the lock whatever close reports
+            }
+        }
+    }
+}
