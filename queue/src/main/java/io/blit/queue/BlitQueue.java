@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
+import io.blit.queue.internal.AppendTiming;
 import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
@@ -40,7 +41,9 @@ public final class BlitQueue<T> implements AutoCloseable {
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
 
     private final Path dir;
-    private final SegmentDirectory<T> files;
+    private final SegmentDirectory files;
+    private final FileTables<T> tables;
+    private final AppendTiming timing;
     private final long abandonGraceNanos;
     private final RetentionPolicy retention;
     /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
@@ -57,7 +60,9 @@ public final class BlitQueue<T> implements AutoCloseable {
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         this.retention = options.retention();
         this.cursors = new OpenCursors(dir);
-        this.files = new SegmentDirectory<>(dir, types, options);
+        this.tables = new FileTables<>(dir, types, options.layoutPolicy());
+        this.timing = AppendTiming.of(options);
+        this.files = new SegmentDirectory(dir, tables.writeTypes(), tables, options);
         this.privateFiles = options.privateFiles();
     }
 
@@ -289,7 +294,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      */
     public List<Path> applyRetention() {
         files.requireWritable("apply retention");
-        return Retention.apply(dir, retention, files.clock().epochNanos());
+        return Retention.apply(dir, retention, timing.clock().epochNanos());
     }
 
     /** {@return the first message indices of the queue's segment files, ascending (the names of the files)} */
@@ -337,12 +342,12 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     /** {@return the queue's message types, or null for a queue opened raw} */
     public MessageTypes<T> types() {
-        return files.types();
+        return tables.types();
     }
 
     /** {@return how tailers read files written under another layout} */
     public LayoutPolicy layoutPolicy() {
-        return files.layoutPolicy();
+        return tables.layoutPolicy();
     }
 
     /**
@@ -360,8 +365,16 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     // ---- for Appender and Tailer
 
-    SegmentDirectory<T> files() {
+    SegmentDirectory files() {
         return files;
+    }
+
+    FileTables<T> tables() {
+        return tables;
+    }
+
+    AppendTiming timing() {
+        return timing;
     }
 
     long abandonGraceNanos() {

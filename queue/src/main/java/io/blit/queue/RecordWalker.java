@@ -26,7 +26,7 @@ import java.nio.file.Path;
  * <p>Not thread-safe: it belongs to its tailer, and maps files in the thread that first advances it.
  */
 final class RecordWalker implements QueueAccess.Walk {
-    private final SegmentDirectory<?> files;
+    private final SegmentDirectory files;
     /** The claim this walk waits on, and what it does once its writer is found dead. */
     private final ClaimWatch claims;
     /** The next file's path, named once per file: a tailer that has caught up polls for it at every read. */
@@ -36,13 +36,13 @@ final class RecordWalker implements QueueAccess.Walk {
     private long missingFile = -1;
     private long missingCheckedAt;
 
-    RecordWalker(SegmentDirectory<?> files, long abandonGraceNanos) {
+    RecordWalker(SegmentDirectory files, long abandonGraceNanos) {
         this.files = files;
         this.claims = new ClaimWatch(files.writers(), abandonGraceNanos, files.readOnly());
     }
 
     /** A tailer's cursor at the first message of the queue. */
-    static RecordCursor atStart(SegmentDirectory<?> files) {
+    static RecordCursor atStart(SegmentDirectory files) {
         long first = files.firsts()[0];
         return RecordCursor.forTailer(first, SegmentHeader.RECORDS_START, 0);
     }
@@ -55,7 +55,7 @@ final class RecordWalker implements QueueAccess.Walk {
      * @throws MessagesDeletedException if {@code target} was in a file deleted by retention
      * @throws IllegalArgumentException if {@code target} is negative
      */
-    static RecordCursor seek(SegmentDirectory<?> files, long target) {
+    static RecordCursor seek(SegmentDirectory files, long target) {
         return seek(files, target, ClaimWatch.stepOverDead(files.writers()));
     }
 
@@ -63,13 +63,13 @@ final class RecordWalker implements QueueAccess.Walk {
      * The index after the last record of the queue, committed or claimed, live or not: the first empty record word
      * of the newest file (the index the next claim gets).
      */
-    static long tail(SegmentDirectory<?> files) {
+    static long tail(SegmentDirectory files) {
         try (RecordCursor end = seek(files, Long.MAX_VALUE, ClaimWatch.STEP_OVER_ALL)) {
             return end.index();
         }
     }
 
-    private static RecordCursor seek(SegmentDirectory<?> files, long target, RecordWalk.Claims atEnd) {
+    private static RecordCursor seek(SegmentDirectory files, long target, RecordWalk.Claims atEnd) {
         long[] firsts = files.firsts();
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {

@@ -27,7 +27,7 @@ final class TimeLookup {
     private TimeLookup() {
     }
 
-    static long firstIndexAtOrAfter(SegmentDirectory<?> files, long epochNanos) {
+    static long firstIndexAtOrAfter(SegmentDirectory files, long epochNanos) {
         long[] firsts = files.firsts();
         int lo = 0;
         int hi = firsts.length - 1;
@@ -46,7 +46,7 @@ final class TimeLookup {
     }
 
     /** The time of the first message of the file of {@code first}, or Long.MIN_VALUE if it has none (yet). */
-    private static long firstMessageTime(SegmentDirectory<?> files, long first) {
+    private static long firstMessageTime(SegmentDirectory files, long first) {
         try (MappedSegment file = files.mapForReading(first, first)) {
             return RecordTimes.firstMessageTime(file);
         } catch (MessagesDeletedException deleted) {
@@ -59,7 +59,7 @@ final class TimeLookup {
      * the first message at or after it: walks on into later files, and stops at the end of the queue (the first empty
      * record, or one CLAIMED by a live process), whose index it then returns.
      */
-    private static long walkFrom(SegmentDirectory<?> files, long first, long epochNanos) {
+    private static long walkFrom(SegmentDirectory files, long first, long epochNanos) {
         long fileFirst = first;
         while (true) {
             try (RecordCursor walk = RecordCursor.forTailer(fileFirst, SegmentHeader.RECORDS_START, 0)) {
