@@ -10,6 +10,7 @@ import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.RecordTimes;
+import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.TimeRolls;
 import java.lang.foreign.MemorySegment;

@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.RecordCursor;
+import io.blit.queue.internal.RecordWalker;
 
 /** {@link QueueAccess.Bridge}: what {@code io.blit.queue.replica} may use of this package. Stateless. */
 final class QueueBridge implements QueueAccess.Bridge {

@@ -11,6 +11,8 @@ import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.RecordWalk;
+import io.blit.queue.internal.RecordWalker;
+import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.WriterLiveness;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

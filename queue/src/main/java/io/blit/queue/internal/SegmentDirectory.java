@@ -1,21 +1,9 @@
-package io.blit.queue;
+package io.blit.queue.internal;
 
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.FileCheck;
-import io.blit.queue.internal.FileModes;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.SegmentPreparer;
-import io.blit.queue.internal.WriteGuard;
-import io.blit.queue.internal.WriterRegistry;
+import io.blit.queue.LayoutMismatchException;
+import io.blit.queue.MessagesDeletedException;
+import io.blit.queue.QueueOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
