@@ -4,7 +4,6 @@ import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.AppendTiming;
 import io.blit.queue.internal.OpenCursors;
-import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordWalker;
@@ -54,10 +53,6 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final OpenCursors cursors;
     private final boolean privateFiles;
     private final QueueMonitor monitor = new QueueMonitor(this);
-
-    static {
-        QueueAccess.set(new QueueBridge()); // for io.blit.queue.replica, the replication-only API
-    }
 
     private BlitQueue(Path dir, MessageTypes<T> types, QueueOptions options) {
         this.dir = dir;

@@ -16,7 +16,7 @@ import java.nio.file.Path;
  *
  * <p>Not thread-safe: it belongs to its tailer, and maps files in the thread that first advances it. Not API.
  */
-public final class RecordWalker implements QueueAccess.Walk {
+public final class RecordWalker {
     private final SegmentDirectory files;
     /** The claim this walk waits on, and what it does once its writer is found dead. */
     private final ClaimWatch claims;
@@ -117,7 +117,7 @@ public final class RecordWalker implements QueueAccess.Walk {
      *
      * @throws MessagesDeletedException if the file was deleted (by retention) before it was mapped
      */
-    @Override
+    /** Maps the cursor's file in this thread if it is not yet. */
     public void ensureMapped(RecordCursor cursor) {
         if (!cursor.isMapped()) {
             cursor.attach(files.mapForReading(cursor.firstIndex(), cursor.index()));
@@ -152,7 +152,7 @@ public final class RecordWalker implements QueueAccess.Walk {
         }
     }
 
-    @Override
+    /** What the walk does at a CLAIMED record: waits out the abandon grace, then passes a dead writer's claim. */
     public RecordWalk.Claims claims() {
         return claims;
     }
@@ -173,7 +173,6 @@ public final class RecordWalker implements QueueAccess.Walk {
      *                                  cursor's file exist (the cursor's file ends at another index than its
      *                                  successor starts at)
      */
-    @Override
     public boolean roll(RecordCursor cursor) {
         long index = cursor.index();
         if (index == cursor.firstIndex()) {
