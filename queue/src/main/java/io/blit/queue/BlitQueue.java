@@ -49,7 +49,7 @@ public final class BlitQueue<T> implements AutoCloseable {
     private final AppendTiming timing;
     private final long abandonGraceNanos;
     private final RetentionPolicy retention;
-    /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
+    /** The appenders and tailers created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
     private final boolean privateFiles;
     private final QueueMonitor monitor = new QueueMonitor(this);

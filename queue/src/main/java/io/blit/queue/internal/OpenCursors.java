@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The appenders, tailers and record streams a queue object created that are still open, which closing the queue
+ * The appenders and tailers a queue object created that are still open, which closing the queue
  * closes. Not thread-safe: the queue calls it under its own monitor. Not API.
  */
 public final class OpenCursors {
