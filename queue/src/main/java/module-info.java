@@ -3,7 +3,8 @@
  * trivially copyable messages in a directory of memory-mapped segment files, with its
  * {@link io.blit.queue.Appender}s and {@link io.blit.queue.Tailer}s. Depends on Blit core and the JDK only.
  *
- * <p>{@code io.blit.queue.internal} (file formats and the record protocol) is not exported.
+ * <p>{@code io.blit.queue.internal} (the engine: file formats, the record protocol, the walk and the directory of a
+ * queue's files) is not exported; docs/queue-design.md, "Layers", says which package may use which.
  */
 module io.blit.queue {
     requires transitive io.blit.core;

@@ -1,16 +1,20 @@
 package io.blit.architecture;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Blit's architecture as ArchUnit rules, shared by the tests that check them against the production
@@ -123,7 +127,90 @@ final class BlitRules {
             .because("a package a module-info does not export is that module's own, whatever its name; the only"
                     + " exception is named in BlitRules.ALLOWED_UNEXPORTED_USES: " + ALLOWED_UNEXPORTED_USES);
 
+    /**
+     * The queue's value types: public classes of {@code io.blit.queue} with no behaviour over the engine (exceptions,
+     * options, policies, the clock, message-type descriptions, the records the facades return), which the engine
+     * ({@code io.blit.queue.internal}) may throw and take. Top-level class names; nested classes belong to theirs.
+     * Every other class of {@code io.blit.queue} and {@code io.blit.queue.replica} is a facade. docs/queue-design.md,
+     * "Layers", says why.
+     */
+    static final Set<String> QUEUE_VALUES = Set.of(
+            "io.blit.queue.ConsumerHeldException",
+            "io.blit.queue.LayoutMismatchException",
+            "io.blit.queue.MessagesDeletedException",
+            "io.blit.queue.QueueCorruptedException",
+            "io.blit.queue.ReplicaAppendException",
+            "io.blit.queue.QueueClock",
+            "io.blit.queue.CachedEpochClock",
+            "io.blit.queue.QueueOptions",
+            "io.blit.queue.RetentionPolicy",
+            "io.blit.queue.WaitStrategy",
+            "io.blit.queue.MessageTypes",
+            "io.blit.queue.TypeEntry",
+            "io.blit.queue.ConsumerPosition",
+            "io.blit.queue.PendingClaim",
+            "io.blit.queue.QueueStats");
+
+    /**
+     * The value types that still use engine classes, and which: the format's limits (type ids, table size, segment
+     * size, roll periods) and the error messages that {@code QueueErrors} builds for every exception. Value type to
+     * the engine classes it may use; a use not listed here breaks {@link #QUEUE_LAYERS}.
+     */
+    static final Map<String, Set<String>> QUEUE_VALUES_USING_ENGINE = Map.of(
+            "io.blit.queue.MessageTypes", Set.of("io.blit.queue.internal.FileType",
+                    "io.blit.queue.internal.RecordHeader", "io.blit.queue.internal.SegmentHeader"),
+            "io.blit.queue.TypeEntry", Set.of("io.blit.queue.internal.RecordHeader"),
+            "io.blit.queue.QueueOptions", Set.of("io.blit.queue.internal.QueueErrors",
+                    "io.blit.queue.internal.SegmentHeader", "io.blit.queue.internal.TimeRolls"),
+            "io.blit.queue.RetentionPolicy", Set.of("io.blit.queue.internal.QueueErrors"));
+
+    private static final DescribedPredicate<JavaClass> QUEUE_VALUE = new DescribedPredicate<>(
+            "are queue value types (BlitRules.QUEUE_VALUES)") {
+        @Override
+        public boolean test(JavaClass type) {
+            return QUEUE_VALUES.contains(topLevelName(type));
+        }
+    };
+
+    private static final DescribedPredicate<JavaClass> QUEUE_FACADE = resideInAnyPackage("io.blit.queue",
+            "io.blit.queue.replica").and(DescribedPredicate.not(QUEUE_VALUE))
+            .as("are queue facades (io.blit.queue and io.blit.queue.replica but the value types)");
+
+    static final ArchRule QUEUE_LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("Values").definedBy(QUEUE_VALUE)
+            .layer("Engine").definedBy(resideInAPackage("io.blit.queue.internal.."))
+            .layer("Facades").definedBy(QUEUE_FACADE)
+            .whereLayer("Facades").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Engine").mayOnlyBeAccessedByLayers("Facades")
+            .ignoreDependency(new DescribedPredicate<>("a listed value type") {
+                @Override
+                public boolean test(JavaClass type) {
+                    return QUEUE_VALUES_USING_ENGINE.containsKey(topLevelName(type));
+                }
+            }, new DescribedPredicate<>("an engine class it may use (BlitRules.QUEUE_VALUES_USING_ENGINE)") {
+                @Override
+                public boolean test(JavaClass type) {
+                    return QUEUE_VALUES_USING_ENGINE.values().stream().anyMatch(used -> used.contains(type.getName()));
+                }
+            })
+            .because("the queue is three layers, a DAG at class level: value types use neither engine nor facades,"
+                    + " the engine (io.blit.queue.internal) uses values only, the facades (BlitQueue, Appender,"
+                    + " Tailer, ..., and io.blit.queue.replica) use both; no bridge from the API package to the"
+                    + " replica package, no cycle");
+
+    static final ArchRule QUEUE_ENGINE_AND_REPLICA_FREE_OF_CYCLES = slices()
+            .matching("io.blit.queue.(*)..")
+            .should().beFreeOfCycles()
+            .because("the replica package uses the engine; the engine never uses the replica package");
+
     private BlitRules() {
+    }
+
+    /** The name of {@code type}'s top-level class: nested classes belong to their layer. */
+    private static String topLevelName(JavaClass type) {
+        String name = type.getName();
+        int nested = name.indexOf('$');
+        return nested < 0 ? name : name.substring(0, nested);
     }
 
     /** Classes of Blit ({@code io.blit..}) outside the given packages: the other modules. */

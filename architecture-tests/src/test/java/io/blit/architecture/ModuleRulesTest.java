@@ -59,4 +59,14 @@ class ModuleRulesTest {
     void nothingDependsOnTheMavenPlugin() {
         BlitRules.NOTHING_DEPENDS_ON_MAVEN_PLUGIN.check(ProductionClasses.get());
     }
+
+    @Test
+    void theQueueIsValuesEngineAndFacadesInLayers() {
+        BlitRules.QUEUE_LAYERS.check(ProductionClasses.get());
+    }
+
+    @Test
+    void theQueuesEngineAndReplicaPackagesFormNoCycle() {
+        BlitRules.QUEUE_ENGINE_AND_REPLICA_FREE_OF_CYCLES.check(ProductionClasses.get());
+    }
 }

@@ -21,6 +21,11 @@ import io.blit.core.ViolatesNoPublicMutableFields;
 import io.blit.core.violation.CoreUsesTools;
 import io.blit.layout.violation.LayoutUsesCore;
 import io.blit.maven.violation.PluginUsesLayoutVerifier;
+import io.blit.queue.BlitQueue;
+import io.blit.queue.internal.RecordWalker;
+import io.blit.queue.internal.violation.EngineUsesBlitQueue;
+import io.blit.queue.internal.violation.EngineUsesRecordStream;
+import io.blit.queue.replica.RecordStream;
 import io.blit.queue.violation.QueueUsesHdrHistogram;
 import io.blit.queue.violation.QueueUsesTools;
 import io.blit.replication.violation.ReplicationUsesTools;
@@ -178,6 +183,22 @@ class RulesCanFailTest {
         EvaluationResult result = BlitRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE
                 .evaluate(new ClassFileImporter().importPackages("io.blit.core.internal"));
         assertFalse(result.hasViolation(), () -> "core's use of io.blit.layout.internal was rejected:\n" + result.getFailureReport());
+    }
+
+    /** The layers consider dependencies between classes of the layers only: the facade used is imported too. */
+    @Test
+    void queueLayersRejectAnEngineClassUsingAFacade() {
+        assertViolates(BlitRules.QUEUE_LAYERS,
+                new ClassFileImporter().importClasses(EngineUsesBlitQueue.class, BlitQueue.class),
+                EngineUsesBlitQueue.class.getName());
+    }
+
+    /** A slice cycle needs both directions imported: the fixture's use of replica, and replica's of the engine. */
+    @Test
+    void queueCycleRuleRejectsAnEngineClassUsingTheReplicaPackage() {
+        assertViolates(BlitRules.QUEUE_ENGINE_AND_REPLICA_FREE_OF_CYCLES, new ClassFileImporter().importClasses(
+                EngineUsesRecordStream.class, RecordStream.class, RecordWalker.class),
+                EngineUsesRecordStream.class.getName());
     }
 
     private static void assertViolates(ArchRule rule, Class<?> fixture) {

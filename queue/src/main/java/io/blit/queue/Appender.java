@@ -10,6 +10,7 @@ import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.RecordTimes;
+import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.TimeRolls;
 import java.lang.foreign.MemorySegment;
@@ -43,7 +44,7 @@ import java.util.Objects;
  */
 public final class Appender<T> implements AutoCloseable {
     private final BlitQueue<T> queue;
-    private final SegmentDirectory<T> files;
+    private final SegmentDirectory files;
     /** This process's writer id in the queue directory, which its claims name, and that id in a word's place. */
     private final long writer;
     private final long writerBits;
@@ -62,9 +63,9 @@ public final class Appender<T> implements AutoCloseable {
     Appender(BlitQueue<T> queue) {
         this.queue = queue;
         this.files = queue.files();
-        this.types = files.types();
-        this.clock = files.clock();
-        this.rollPeriodNanos = files.rollEveryNanos();
+        this.types = queue.tables().types();
+        this.clock = queue.timing().clock();
+        this.rollPeriodNanos = queue.timing().rollEveryNanos();
         this.writer = files.writerId();
         this.writerBits = RecordHeader.claimerBits(writer);
         clock.acquire();
@@ -150,7 +151,7 @@ public final class Appender<T> implements AutoCloseable {
 
     private long appendBlock(T message, IndexedFiller<? super T> filler) {
         Objects.requireNonNull(message, "message");
-        MessageTypes<T> types = files.typesOrThrow();
+        MessageTypes<T> types = queue.tables().typesOrThrow();
         TypeEntry<?> type = types.entryFor(message.getClass());
         if (type == null) {
             throw QueueErrors.notAMessageType(message.getClass(), types.toString());

@@ -2,13 +2,17 @@ package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.QueueAccess;
+import io.blit.queue.internal.AppendTiming;
+import io.blit.queue.internal.OpenCursors;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.RecordWalker;
 import io.blit.queue.internal.ReplicaMarker;
+import io.blit.queue.internal.Retention;
+import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.TermHistory;
 import io.blit.queue.internal.TermHistoryFile;
-import io.blit.queue.internal.Retention;
+import io.blit.queue.internal.TimeLookup;
 import io.blit.queue.internal.TimeRolls;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,24 +44,24 @@ public final class BlitQueue<T> implements AutoCloseable {
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
 
     private final Path dir;
-    private final SegmentDirectory<T> files;
+    private final SegmentDirectory files;
+    private final FileTables<T> tables;
+    private final AppendTiming timing;
     private final long abandonGraceNanos;
     private final RetentionPolicy retention;
-    /** The appenders, tailers and record streams created here that are still open; guarded by this queue. */
+    /** The appenders and tailers created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
     private final boolean privateFiles;
     private final QueueMonitor monitor = new QueueMonitor(this);
-
-    static {
-        QueueAccess.set(new QueueBridge()); // for io.blit.queue.replica, the replication-only API
-    }
 
     private BlitQueue(Path dir, MessageTypes<T> types, QueueOptions options) {
         this.dir = dir;
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         this.retention = options.retention();
         this.cursors = new OpenCursors(dir);
-        this.files = new SegmentDirectory<>(dir, types, options);
+        this.tables = new FileTables<>(dir, types, options.layoutPolicy());
+        this.timing = AppendTiming.of(options);
+        this.files = new SegmentDirectory(dir, tables.writeTypes(), tables, options);
         this.privateFiles = options.privateFiles();
     }
 
@@ -289,7 +293,7 @@ public final class BlitQueue<T> implements AutoCloseable {
      */
     public List<Path> applyRetention() {
         files.requireWritable("apply retention");
-        return Retention.apply(dir, retention, files.clock().epochNanos());
+        return Retention.apply(dir, retention, timing.clock().epochNanos());
     }
 
     /** {@return the first message indices of the queue's segment files, ascending (the names of the files)} */
@@ -337,12 +341,12 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     /** {@return the queue's message types, or null for a queue opened raw} */
     public MessageTypes<T> types() {
-        return files.types();
+        return tables.types();
     }
 
     /** {@return how tailers read files written under another layout} */
     public LayoutPolicy layoutPolicy() {
-        return files.layoutPolicy();
+        return tables.layoutPolicy();
     }
 
     /**
@@ -360,8 +364,16 @@ public final class BlitQueue<T> implements AutoCloseable {
 
     // ---- for Appender and Tailer
 
-    SegmentDirectory<T> files() {
+    SegmentDirectory files() {
         return files;
+    }
+
+    FileTables<T> tables() {
+        return tables;
+    }
+
+    AppendTiming timing() {
+        return timing;
     }
 
     long abandonGraceNanos() {

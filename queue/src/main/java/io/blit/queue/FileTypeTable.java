@@ -3,7 +3,6 @@ package io.blit.queue;
 import io.blit.core.BlockReader;
 import io.blit.core.IncompatibleLayoutException;
 import io.blit.core.LayoutPolicy;
-import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.FileType;
 import io.blit.queue.internal.QueueErrors;
@@ -16,8 +15,8 @@ import java.util.List;
  * How a queue reads and writes the files of one type table ({@link SegmentHeader.Info#types()}): for each record type
  * slot of such a file, the type id stored there, the reading queue's slot for it (or {@link #UNKNOWN}) and the
  * {@link BlockReader} from the stored layout to the queue's class (translating, or refused under the queue's
- * {@link LayoutPolicy} when the table is made); and whether the queue's appenders may write such a file (same ids and
- * identical layouts). A format-1 file has one type and no type bits to trust, so all its slots are that type.
+ * {@link LayoutPolicy} when the table is made). Whether the queue's appenders may write such a file is
+ * {@link FileType#sameTable}. A format-1 file has one type and no type bits to trust, so all its slots are that type.
  * Immutable and thread-safe; one per distinct table met, shared by the queue's tailers.
  *
  * @param <T> the queue's common message type
@@ -32,14 +31,12 @@ final class FileTypeTable<T> {
     private final LayoutDescriptor[] layouts = new LayoutDescriptor[RecordHeader.MAX_TYPES];
     private final BlockReader<?>[] readers = new BlockReader<?>[RecordHeader.MAX_TYPES];
     private final int size;
-    private final boolean writable;
 
     /**
      * @param types  the queue's types, or null for a queue opened raw (which reads bytes only)
-     * @param writes the table the queue's appenders write
      * @throws LayoutMismatchException if a type the queue knows was stored in a layout its policy cannot read
      */
-    FileTypeTable(SegmentHeader.Info info, MessageTypes<T> types, List<FileType> writes, LayoutPolicy policy) {
+    FileTypeTable(SegmentHeader.Info info, MessageTypes<T> types, LayoutPolicy policy) {
         List<FileType> stored = info.types();
         this.size = stored.size();
         Arrays.fill(typeIds, NO_TYPE);
@@ -63,7 +60,6 @@ final class FileTypeTable<T> {
             Arrays.fill(queueSlots, queueSlots[0]);
             Arrays.fill(readers, readers[0]);
         }
-        this.writable = sameTable(stored, writes);
     }
 
     private static <C> BlockReader<C> reader(SegmentHeader.Info info, FileType stored, TypeEntry<C> entry,
@@ -75,24 +71,6 @@ final class FileTypeTable<T> {
         }
     }
 
-    /** Whether a file of {@code stored} takes records of {@code writes}: same ids, identical layouts and byte order. */
-    static boolean sameTable(List<FileType> stored, List<FileType> writes) {
-        if (stored.size() != writes.size()) {
-            return false;
-        }
-        for (int i = 0; i < stored.size(); i++) {
-            LayoutDescriptor a = stored.get(i).descriptor();
-            LayoutDescriptor b = writes.get(i).descriptor();
-            LayoutComparison comparison = a.compatibility(b);
-            if (stored.get(i).typeId() != writes.get(i).typeId() || !comparison.identical()
-                    || !a.jvm().byteOrder().equals(b.jvm().byteOrder())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** How many types the file's table holds. */
     int size() {
         return size;
     }
@@ -125,10 +103,5 @@ final class FileTypeTable<T> {
     /** The reader of record type slot {@code slot} into the queue's class, or null if the type is unknown here. */
     BlockReader<?> reader(int slot) {
         return readers[slot];
-    }
-
-    /** Whether the queue's appenders may write into files of this table. */
-    boolean writable() {
-        return writable;
     }
 }

@@ -1,6 +1,5 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.CachedEpochClock;
 
 /**
  * The clock an appender reads the time of each record from (format 2 records carry it: docs/queue-design.md), and

@@ -11,6 +11,8 @@ import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordProtocol;
 import io.blit.queue.internal.RecordWalk;
+import io.blit.queue.internal.RecordWalker;
+import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.WriterLiveness;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -49,7 +51,8 @@ import java.util.Objects;
  */
 public final class Tailer<T> implements QueueReader<T> {
     private final BlitQueue<T> queue;
-    private final SegmentDirectory<T> files;
+    private final SegmentDirectory files;
+    private final FileTables<T> tables;
     /** The next record to read: its file (mapped at the first read), header position and index. */
     private final RecordCursor cursor;
     /** Moves {@link #cursor} from record to record and file to file. */
@@ -70,6 +73,7 @@ public final class Tailer<T> implements QueueReader<T> {
     private Tailer(BlitQueue<T> queue, RecordCursor cursor) {
         this.queue = queue;
         this.files = queue.files();
+        this.tables = queue.tables();
         this.cursor = cursor;
         this.walker = new RecordWalker(files, queue.abandonGraceNanos());
     }
@@ -119,7 +123,7 @@ public final class Tailer<T> implements QueueReader<T> {
         RecordCursor cursor = this.cursor;
         try {
             Objects.requireNonNull(into, "into");
-            files.typesOrThrow();
+            tables.typesOrThrow();
             while (true) {
                 int payload = advance(cursor);
                 if (payload < 0) {
@@ -176,7 +180,7 @@ public final class Tailer<T> implements QueueReader<T> {
         MemorySegment unknown = null;
         try {
             Objects.requireNonNull(handler, "handler");
-            files.typesOrThrow();
+            tables.typesOrThrow();
             int payload = advance(cursor);
             if (payload < 0) {
                 MappedFaults.surfacePending();
@@ -195,7 +199,7 @@ public final class Tailer<T> implements QueueReader<T> {
                             reader.byteSize(), reader.copier().type());
                 }
                 if (instances == null) {
-                    instances = new TypeInstances(files.typesOrThrow());
+                    instances = new TypeInstances(tables.typesOrThrow());
                 }
                 message = instances.of(table.queueSlot(slot));
                 if (!reader.translates() && message instanceof TriviallyCopyable block) {
@@ -299,7 +303,7 @@ public final class Tailer<T> implements QueueReader<T> {
     private int typeSlot(RecordCursor cursor) {
         MappedSegment file = cursor.file();
         if (tableFile != file) {
-            table = files.table(file.info());
+            table = tables.table(file.info());
             tableFile = file;
         }
         return RecordHeader.typeSlot(cursor.segment().get(ValueLayout.JAVA_LONG, cursor.position()));

@@ -103,7 +103,7 @@ class CorruptFileFuzzTest {
                 }
             });
             corruptOr(() -> {
-                try (RecordStream stream = RecordStream.open(queue, 0)) {
+                try (RecordStream stream = RecordStream.open(dir, QueueOptions.defaults(), 0)) {
                     MemorySegment run = Arena.ofAuto().allocate(SEGMENT);
                     for (long n = 0; stream.pollRun(maxRunBytes) != RecordStream.NONE; n++) {
                         assertTrue(n < bound, "a record stream returned more events than its files hold");

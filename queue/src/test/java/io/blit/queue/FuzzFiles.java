@@ -61,7 +61,8 @@ final class FuzzFiles {
     /** The records of the first file of the queue in {@code dir}, and (element 0 of the pair) that file's header. */
     static List<Record> recordsOfFirstFile(Path dir, byte[][] header) {
         List<Record> records = new ArrayList<>();
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); RecordStream stream = RecordStream.open(queue, 0)) {
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
+             RecordStream stream = RecordStream.open(queue.directory(), QueueOptions.defaults(), 0)) {
             long position = SegmentHeader.RECORDS_START;
             for (int event = stream.poll(); event != RecordStream.NONE; event = stream.poll()) {
                 if (event == RecordStream.FILE) {

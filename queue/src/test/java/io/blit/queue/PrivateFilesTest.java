@@ -82,7 +82,7 @@ class PrivateFilesTest {
         Path replica = tmp.resolve("replicas").resolve("r");
         List<Map<String, String>> seen = new ArrayList<>();
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = RecordStream.open(queue, 0);
+             RecordStream stream = RecordStream.open(source, SMALL, 0);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test", true)) {
             for (int event = stream.poll(); event != RecordStream.NONE; event = stream.poll()) {
                 if (event == RecordStream.FILE) {

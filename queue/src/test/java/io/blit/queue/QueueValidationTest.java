@@ -243,7 +243,7 @@ class QueueValidationTest {
                         () -> queue.tailerFrom(1),
                         queue::tailerFromEnd,
                         () -> {
-                            try (RecordStream stream = RecordStream.open(queue, 0)) {
+                            try (RecordStream stream = RecordStream.open(dir, QueueOptions.defaults(), 0)) {
                                 while (stream.poll() != RecordStream.NONE) {
                                     // FILE, then the padding word, then the roll
                                 }

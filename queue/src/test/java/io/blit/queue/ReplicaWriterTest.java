@@ -67,7 +67,7 @@ class ReplicaWriterTest {
             IllegalStateException atRoll = assertThrows(IllegalStateException.class, () -> {
                 try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
                      ReplicaWriter writer = ReplicaWriter.open(replica, "test");
-                     RecordStream stream = RecordStream.open(queue, writer.nextIndex())) {
+                     RecordStream stream = RecordStream.open(source, SMALL, writer.nextIndex())) {
                     Files.createSymbolicLink(planted, target); // while the replica runs, before it rolls
                     for (int event = stream.poll(); event != RecordStream.NONE; event = stream.poll()) {
                         if (event == RecordStream.FILE) {
@@ -146,7 +146,7 @@ class ReplicaWriterTest {
         copy(0, 1_000);
         // a killed writer's run: every byte of records 1000..1009 but the first header word
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = RecordStream.open(queue, 1_000)) {
+             RecordStream stream = RecordStream.open(source, SMALL, 1_000)) {
             assertEquals(RecordStream.FILE, stream.pollRun(10 * 160));
             assertEquals(RecordStream.RUN, stream.pollRun(10 * 160));
             MemorySegment run = Arena.ofAuto().allocate(stream.runLength());
@@ -171,7 +171,7 @@ class ReplicaWriterTest {
         appendMarketData(0, 100, -1);
         copy(0, 10);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = RecordStream.open(queue, 10);
+             RecordStream stream = RecordStream.open(source, SMALL, 10);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             assertEquals(RecordStream.FILE, stream.pollRun(4 * 160));
             writer.startFile(stream.fileHeader());
@@ -259,7 +259,7 @@ class ReplicaWriterTest {
     private long copy(long from, long until) {
         long records = 0;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = RecordStream.open(queue, from);
+             RecordStream stream = RecordStream.open(source, SMALL, from);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             while (true) {
                 int event = stream.poll();
@@ -282,7 +282,7 @@ class ReplicaWriterTest {
     private long copyRuns(long from, IntSupplier maxRunBytes) {
         long records = 0;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SMALL);
-             RecordStream stream = RecordStream.open(queue, from);
+             RecordStream stream = RecordStream.open(source, SMALL, from);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             while (true) {
                 int event = stream.pollRun(maxRunBytes.getAsInt());

@@ -4,6 +4,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.MessagesDeletedException;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.replica.RecordStream;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Batch;
@@ -141,7 +142,7 @@ final class SourceSession implements Runnable {
             }
             RecordStream stream;
             try {
-                stream = RecordStream.open(queue, start);
+                stream = RecordStream.open(queue.directory(), QueueOptions.defaults(), start);
             } catch (IllegalArgumentException | MessagesDeletedException e) {
                 String reason = "the source queue " + dir + " cannot serve from index " + start + ": " + e.getMessage();
                 LOG.log(System.Logger.Level.WARNING, "refused replica " + peer + ": " + reason);

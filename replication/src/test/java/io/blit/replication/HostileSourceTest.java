@@ -427,7 +427,7 @@ class HostileSourceTest {
             for (long n = 0; n < RECORDS; n++) {
                 appender.append(tick.fillFor(n));
             }
-            try (RecordStream stream = RecordStream.open(queue, 0)) {
+            try (RecordStream stream = RecordStream.open(source, OPTIONS, 0)) {
                 assertEquals(RecordStream.FILE, stream.pollRun(4096));
                 header = stream.fileHeader();
                 prefix = run(stream, 4096);

@@ -47,6 +47,25 @@ public record FileType(int typeId, LayoutDescriptor descriptor) {
         }
     }
 
+    /**
+     * Whether a file whose table is {@code stored} takes records written with {@code writes}: the same ids in the same
+     * order, each with an identical layout of the same byte order.
+     */
+    public static boolean sameTable(List<FileType> stored, List<FileType> writes) {
+        if (stored.size() != writes.size()) {
+            return false;
+        }
+        for (int i = 0; i < stored.size(); i++) {
+            LayoutDescriptor a = stored.get(i).descriptor();
+            LayoutDescriptor b = writes.get(i).descriptor();
+            if (stored.get(i).typeId() != writes.get(i).typeId() || !a.compatibility(b).identical()
+                    || !a.jvm().byteOrder().equals(b.jvm().byteOrder())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A table in one line, for messages: {@code 1=MarketData(144 bytes), 2=BookUpdate(1024 bytes)}. */
     public static String describe(List<FileType> types) {
         if (types.isEmpty()) {

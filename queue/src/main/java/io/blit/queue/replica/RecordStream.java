@@ -1,23 +1,27 @@
 package io.blit.queue.replica;
 
-import io.blit.queue.BlitQueue;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.QueueOptions;
+import io.blit.queue.internal.FileCheck;
 import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.QueueAccess;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordCursor;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordWalk;
+import io.blit.queue.internal.RecordWalker;
+import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 
 /**
  * Every record of a queue as it is stored, in index order, for replication: unlike a {@link io.blit.queue.Tailer}, it also
  * reports the records a dead writer left ABANDONED (their index is taken, their bytes are whatever the writer
  * wrote), the padding word that ends a file, and each file it enters with that file's header bytes — what a
- * {@link ReplicaWriter} needs to make a byte-identical copy. Opened with {@link #open(BlitQueue, long)}; the queue
- * closes it when it closes, as it does its tailers.
+ * {@link ReplicaWriter} needs to make a byte-identical copy. Opened with {@link #open(Path, QueueOptions, long)} over
+ * a queue's directory, whose files it opens, maps and watches itself as a raw queue opened with those options would;
+ * {@link #close()} gives them back.
  *
  * <p>{@link #poll()} returns one event at a time: {@link #FILE} (accessors {@link #index()}: the file's first
  * index, {@link #fileHeader()}), {@link #RECORD} ({@link #index()}, {@link #word()}, {@link #payload()}), or
@@ -41,9 +45,8 @@ public final class RecordStream implements AutoCloseable {
      */
     public static final int RUN = 3;
 
-    private final BlitQueue<?> queue;
-    private final QueueAccess.Bridge bridge;
-    private final QueueAccess.Walk walker;
+    private final SegmentDirectory files;
+    private final RecordWalker walker;
     private final RecordCursor cursor;
     private boolean announceFile = true;
     /** The payload length of the record last returned, skipped by the next poll; -1 if none. */
@@ -59,35 +62,36 @@ public final class RecordStream implements AutoCloseable {
     private int runCount;
     private boolean closed;
 
-    private RecordStream(BlitQueue<?> queue, QueueAccess.Bridge bridge, RecordCursor start) {
-        this.queue = queue;
-        this.bridge = bridge;
-        this.walker = bridge.walk(queue);
+    private RecordStream(SegmentDirectory files, long abandonGraceNanos, RecordCursor start) {
+        this.files = files;
+        this.walker = new RecordWalker(files, abandonGraceNanos);
         this.cursor = start;
     }
 
     /**
-     * A new stream of {@code queue}'s records whose first record is {@code index}.
+     * A new stream of the records of the queue in {@code dir} whose first record is {@code index}. The stream opens
+     * the queue's files as {@code BlitQueue.openRaw(dir, options)} does (the abandon grace, read-only mode and file
+     * modes are the options'); open the queue first, as a source does, so that the directory holds one.
      *
      * @throws IllegalArgumentException if {@code index} is negative or beyond the end of the queue
      * @throws MessagesDeletedException if {@code index} was in a file deleted by retention
-     * @throws IllegalStateException    if the queue is closed
+     * @throws QueueCorruptedException  if a file header is invalid
+     * @throws IllegalStateException    if the options are read-only and {@code dir} holds no queue
+     * @throws java.io.UncheckedIOException if the directory cannot be listed
      */
-    public static RecordStream open(BlitQueue<?> queue, long index) {
-        QueueAccess.Bridge bridge = QueueAccess.bridge();
-        RecordCursor start = bridge.seek(queue, index);
-        if (start.index() != index) {
-            start.close();
-            throw QueueErrors.indexBeyondEnd(queue.directory(), index, start.index());
-        }
-        RecordStream stream = new RecordStream(queue, bridge, start);
+    public static RecordStream open(Path dir, QueueOptions options, long index) {
+        SegmentDirectory files = new SegmentDirectory(dir, null, FileCheck.NONE, options);
         try {
-            bridge.register(queue, stream);
-        } catch (RuntimeException closedQueue) {
-            start.close();
-            throw closedQueue;
+            RecordCursor start = RecordWalker.seek(files, index);
+            if (start.index() != index) {
+                start.close();
+                throw QueueErrors.indexBeyondEnd(dir, index, start.index());
+            }
+            return new RecordStream(files, options.abandonGrace().toNanos(), start);
+        } catch (RuntimeException | Error e) {
+            files.close();
+            throw e;
         }
-        return stream;
     }
 
     /**
@@ -126,7 +130,7 @@ public final class RecordStream implements AutoCloseable {
 
     private int poll(long maxRunBytes) {
         if (closed) {
-            throw QueueErrors.closed("record stream", queue.directory());
+            throw QueueErrors.closed("record stream", files.path());
         }
         try {
             lastEvent = next(maxRunBytes);
@@ -280,13 +284,19 @@ public final class RecordStream implements AutoCloseable {
         return SegmentHeader.copyOf(cursor.segment(), cursor.file().info().file());
     }
 
-    /** Unmaps the current file. Idempotent; call it from the stream's thread once it has polled. */
+    /**
+     * Unmaps the current file and gives back the queue's files. Idempotent; call it from the stream's thread once it
+     * has polled.
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            cursor.close();
-            bridge.unregister(queue, this);
+            try {
+                cursor.close();
+            } finally {
+                files.close();
+            }
         }
     }
 }

@@ -9,7 +9,6 @@ import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.ReplicaResume;
-import io.blit.queue.internal.ReplicaRuns;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.WriterRegistry;

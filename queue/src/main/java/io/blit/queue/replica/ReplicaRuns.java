@@ -1,16 +1,16 @@
-package io.blit.queue.internal;
+package io.blit.queue.replica;
 
+import io.blit.queue.internal.RecordHeader;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import io.blit.queue.replica.ReplicaInputException;
 
 /**
- * The checks a replica ({@link io.blit.queue.replica.ReplicaWriter}) makes on the record words and runs it is given, every
+ * The checks a replica ({@link ReplicaWriter}) makes on the record words and runs it is given, every
  * byte of which may come from the network: each refusal is a {@link ReplicaInputException}, thrown before anything
  * is written, after a bounded amount of work (no length or count makes a check loop longer than the event's own bytes,
  * nor allocates).
  */
-public final class ReplicaRuns {
+final class ReplicaRuns {
     /** A header word inside a run's bytes as given or as copied (the given bytes need not be 8-byte aligned). */
     public static final ValueLayout.OfLong WORD_IN_COPY = ValueLayout.JAVA_LONG_UNALIGNED;
 

@@ -1,33 +1,25 @@
-package io.blit.queue;
+package io.blit.queue.internal;
 
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.ClaimWatch;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordTimes;
-import io.blit.queue.internal.RecordWalk;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.MessagesDeletedException;
 import java.nio.file.Files;
 
 /**
- * {@link BlitQueue#firstIndexAtOrAfter}: the first message appended at or after a time, found by a binary search over
+ * {@code BlitQueue.firstIndexAtOrAfter}: the first message appended at or after a time, found by a binary search over
  * the files (the time of each file's first message), then over the file's checkpoints (the time of every 4096th
  * record), then a walk of at most 4095 records (more only past records abandoned at checkpoints). Each record's time
  * is the one its appender stored in it (format 2); a record of a format-1 file has its file's creation time.
  *
  * <p>Exact when the records' times do not decrease in index order, which holds for the appenders of one process on
- * one {@link QueueClock} (each reads the clock right before its claim; two appenders racing for consecutive indices
+ * one {@link io.blit.queue.QueueClock} (each reads the clock right before its claim; two appenders racing for consecutive indices
  * may store times out of order by the time between their clock reads and claims, which the search then resolves to
  * either of them). Reads only (no ABANDONED marking: a dead claimer's record is stepped over), so it works on
- * read-only queues. Maps files in a temporary arena of the caller's thread. Stateless; thread-safe.
+ * read-only queues. Maps files in a temporary arena of the caller's thread. Stateless; thread-safe. Not API.
  */
-final class TimeLookup {
+public final class TimeLookup {
     private TimeLookup() {
     }
 
-    static long firstIndexAtOrAfter(SegmentDirectory<?> files, long epochNanos) {
+    public static long firstIndexAtOrAfter(SegmentDirectory files, long epochNanos) {
         long[] firsts = files.firsts();
         int lo = 0;
         int hi = firsts.length - 1;
@@ -46,7 +38,7 @@ final class TimeLookup {
     }
 
     /** The time of the first message of the file of {@code first}, or Long.MIN_VALUE if it has none (yet). */
-    private static long firstMessageTime(SegmentDirectory<?> files, long first) {
+    private static long firstMessageTime(SegmentDirectory files, long first) {
         try (MappedSegment file = files.mapForReading(first, first)) {
             return RecordTimes.firstMessageTime(file);
         } catch (MessagesDeletedException deleted) {
@@ -59,7 +51,7 @@ final class TimeLookup {
      * the first message at or after it: walks on into later files, and stops at the end of the queue (the first empty
      * record, or one CLAIMED by a live process), whose index it then returns.
      */
-    private static long walkFrom(SegmentDirectory<?> files, long first, long epochNanos) {
+    private static long walkFrom(SegmentDirectory files, long first, long epochNanos) {
         long fileFirst = first;
         while (true) {
             try (RecordCursor walk = RecordCursor.forTailer(fileFirst, SegmentHeader.RECORDS_START, 0)) {

@@ -1,6 +1,5 @@
-package io.blit.queue;
+package io.blit.queue.internal;
 
-import io.blit.queue.internal.QueueErrors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -8,16 +7,16 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The appenders, tailers and record streams a {@link BlitQueue} created that are still open, which closing the queue
- * closes. Not thread-safe: the queue calls it under its own monitor.
+ * The appenders and tailers a queue object created that are still open, which closing the queue
+ * closes. Not thread-safe: the queue calls it under its own monitor. Not API.
  */
-final class OpenCursors {
+public final class OpenCursors {
     private final Path dir;
     private final Set<AutoCloseable> cursors = new LinkedHashSet<>();
     private boolean closed;
 
     /** @param dir the queue's directory (for the message of a refusal once closed) */
-    OpenCursors(Path dir) {
+    public OpenCursors(Path dir) {
         this.dir = dir;
     }
 
@@ -26,7 +25,7 @@ final class OpenCursors {
      *
      * @throws IllegalStateException if the queue is closed
      */
-    <C extends AutoCloseable> C add(C cursor) {
+    public <C extends AutoCloseable> C add(C cursor) {
         if (closed) {
             throw QueueErrors.closed("queue", dir);
         }
@@ -35,12 +34,12 @@ final class OpenCursors {
     }
 
     /** Forgets {@code cursor} (it closed). */
-    void remove(AutoCloseable cursor) {
+    public void remove(AutoCloseable cursor) {
         cursors.remove(cursor);
     }
 
     /** Refuses every later {@link #add}: the queue is closing. */
-    void refuseMore() {
+    public void refuseMore() {
         closed = true;
     }
 
@@ -50,7 +49,7 @@ final class OpenCursors {
      * @throws IllegalStateException if some could not be closed (they belong to another thread), with each failure
      *                               suppressed
      */
-    void closeEach() {
+    public void closeEach() {
         List<RuntimeException> failures = new ArrayList<>();
         for (AutoCloseable cursor : List.copyOf(cursors)) {
             try {

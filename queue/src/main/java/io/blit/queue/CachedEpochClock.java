@@ -1,6 +1,5 @@
-package io.blit.queue.internal;
+package io.blit.queue;
 
-import io.blit.queue.QueueClock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -12,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Thread-safe. Memory ordering: the volatile {@link #now} is written by the ticker only, after the first value is
  * set synchronously in {@link #acquire()}.
  */
-public final class CachedEpochClock implements QueueClock {
+final class CachedEpochClock implements QueueClock {
     public static final CachedEpochClock INSTANCE = new CachedEpochClock();
     private static final long TICK_NANOS = 1_000_000L;
 

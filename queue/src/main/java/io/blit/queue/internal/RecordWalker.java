@@ -1,21 +1,12 @@
-package io.blit.queue;
+package io.blit.queue.internal;
 
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.QueueAccess;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.ClaimWatch;
-import io.blit.queue.internal.RecordWalk;
-import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.MessagesDeletedException;
+import io.blit.queue.QueueCorruptedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The reader's side of the record protocol for a {@link Tailer} and a record stream: runs the record walk
+ * The reader's side of the record protocol for a tailer and a record stream: runs the record walk
  * ({@link RecordWalk}) with its {@link RecordCursor} over the queue's files, to a start index when the tailer is
  * created ({@link #seek}) and then from one COMMITTED record to the next ({@link #advance}): over ABANDONED records,
  * across files (at a padding word or the end of a file, once the next file exists), passing the claims of dead
@@ -23,10 +14,10 @@ import java.nio.file.Path;
  * queue). It keeps the state of the walk that is not the cursor's (the next file polled for, the claim watched);
  * the tailer passes its cursor to each call, so that a read reaches the cursor's fields with one load less.
  *
- * <p>Not thread-safe: it belongs to its tailer, and maps files in the thread that first advances it.
+ * <p>Not thread-safe: it belongs to its tailer, and maps files in the thread that first advances it. Not API.
  */
-final class RecordWalker implements QueueAccess.Walk {
-    private final SegmentDirectory<?> files;
+public final class RecordWalker {
+    private final SegmentDirectory files;
     /** The claim this walk waits on, and what it does once its writer is found dead. */
     private final ClaimWatch claims;
     /** The next file's path, named once per file: a tailer that has caught up polls for it at every read. */
@@ -36,13 +27,13 @@ final class RecordWalker implements QueueAccess.Walk {
     private long missingFile = -1;
     private long missingCheckedAt;
 
-    RecordWalker(SegmentDirectory<?> files, long abandonGraceNanos) {
+    public RecordWalker(SegmentDirectory files, long abandonGraceNanos) {
         this.files = files;
         this.claims = new ClaimWatch(files.writers(), abandonGraceNanos, files.readOnly());
     }
 
     /** A tailer's cursor at the first message of the queue. */
-    static RecordCursor atStart(SegmentDirectory<?> files) {
+    public static RecordCursor atStart(SegmentDirectory files) {
         long first = files.firsts()[0];
         return RecordCursor.forTailer(first, SegmentHeader.RECORDS_START, 0);
     }
@@ -55,7 +46,7 @@ final class RecordWalker implements QueueAccess.Walk {
      * @throws MessagesDeletedException if {@code target} was in a file deleted by retention
      * @throws IllegalArgumentException if {@code target} is negative
      */
-    static RecordCursor seek(SegmentDirectory<?> files, long target) {
+    public static RecordCursor seek(SegmentDirectory files, long target) {
         return seek(files, target, ClaimWatch.stepOverDead(files.writers()));
     }
 
@@ -63,13 +54,13 @@ final class RecordWalker implements QueueAccess.Walk {
      * The index after the last record of the queue, committed or claimed, live or not: the first empty record word
      * of the newest file (the index the next claim gets).
      */
-    static long tail(SegmentDirectory<?> files) {
+    public static long tail(SegmentDirectory files) {
         try (RecordCursor end = seek(files, Long.MAX_VALUE, ClaimWatch.STEP_OVER_ALL)) {
             return end.index();
         }
     }
 
-    private static RecordCursor seek(SegmentDirectory<?> files, long target, RecordWalk.Claims atEnd) {
+    private static RecordCursor seek(SegmentDirectory files, long target, RecordWalk.Claims atEnd) {
         long[] firsts = files.firsts();
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {
@@ -126,7 +117,7 @@ final class RecordWalker implements QueueAccess.Walk {
      *
      * @throws MessagesDeletedException if the file was deleted (by retention) before it was mapped
      */
-    @Override
+    /** Maps the cursor's file in this thread if it is not yet. */
     public void ensureMapped(RecordCursor cursor) {
         if (!cursor.isMapped()) {
             cursor.attach(files.mapForReading(cursor.firstIndex(), cursor.index()));
@@ -141,7 +132,7 @@ final class RecordWalker implements QueueAccess.Walk {
      * @throws QueueCorruptedException  if a record header points past the end of its file, or has state bits 00 but is
      *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is)
      */
-    int advance(RecordCursor cursor) {
+    public int advance(RecordCursor cursor) {
         ensureMapped(cursor);
         while (true) {
             long word = RecordWalk.next(cursor, false, claims);
@@ -161,13 +152,13 @@ final class RecordWalker implements QueueAccess.Walk {
         }
     }
 
-    @Override
+    /** What the walk does at a CLAIMED record: waits out the abandon grace, then passes a dead writer's claim. */
     public RecordWalk.Claims claims() {
         return claims;
     }
 
     /** The claim watch of this walk (how long the claim at the cursor has stopped it). */
-    ClaimWatch watch() {
+    public ClaimWatch watch() {
         return claims;
     }
 
@@ -182,7 +173,6 @@ final class RecordWalker implements QueueAccess.Walk {
      *                                  cursor's file exist (the cursor's file ends at another index than its
      *                                  successor starts at)
      */
-    @Override
     public boolean roll(RecordCursor cursor) {
         long index = cursor.index();
         if (index == cursor.firstIndex()) {

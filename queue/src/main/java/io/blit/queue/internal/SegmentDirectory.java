@@ -1,47 +1,29 @@
-package io.blit.queue;
+package io.blit.queue.internal;
 
-import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.FileModes;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.SegmentPreparer;
-import io.blit.queue.internal.WriterRegistry;
+import io.blit.queue.LayoutMismatchException;
+import io.blit.queue.MessagesDeletedException;
+import io.blit.queue.QueueOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The segment files of one open {@link BlitQueue} as its appenders and tailers use them: opening the directory,
- * validating each file's header and type table against the queue's {@link MessageTypes}, creating the next file when
- * an appender rolls (published from the background preparation when there is one), mapping files, and the
- * {@link FileTypeTable} of each type table met.
+ * The segment files of one open queue as its appenders, tailers and record streams use them: opening the directory,
+ * validating each file's header (and, through the queue's {@link FileCheck}, its type table), creating the next file
+ * when an appender rolls (published from the background preparation when there is one), and mapping files.
  *
- * <p>Thread-safe: shared by every appender and tailer of the queue, in any threads.
- *
- * @param <T> the queue's common message type, or {@link Void} for a raw queue
+ * <p>Thread-safe: shared by every appender and tailer of the queue, in any threads. Not API.
  */
-final class SegmentDirectory<T> implements AutoCloseable {
+public final class SegmentDirectory implements AutoCloseable {
     private final Path dir;
-    /** The queue's types, or null for a queue opened raw. */
-    private final MessageTypes<T> types;
+    /** Whether the queue object was opened raw: it writes the newest file's type table. */
+    private final boolean raw;
+    private final FileCheck fileCheck;
     /** The type table appenders write and new files record: the types', or a raw queue's newest file's. */
     private final List<FileType> writeTypes;
     private final long segmentSize;
-    private final LayoutPolicy layoutPolicy;
-    /** One table per type table met, validated under the policy; files of one table share it. */
-    private final Map<List<FileType>, FileTypeTable<T>> tables = new ConcurrentHashMap<>();
     private final SegmentPreparer preparer;
     private final boolean prepareNextFile;
     private final boolean privateFiles;
@@ -55,26 +37,29 @@ final class SegmentDirectory<T> implements AutoCloseable {
     /** How long {@link #continueInOwnTypes} waits for the first record of an empty file of other types. */
     private final long abandonGraceNanos;
     /** Opened read-only ({@link QueueOptions#readOnly()}): nothing is created, written, deleted or mapped writable. */
-    private final boolean readOnly;
-    private final QueueClock clock;
-    private final long rollEveryNanos;
+    private final WriteGuard guard;
     /** The directory's writer liveness, shared with the other queue objects of this directory in this JVM. */
     private final WriterRegistry writers;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
      *
-     * @param types the queue's types, or null for a raw queue
+     * @param types     the type table the queue object's appenders write, or null for a raw queue (which writes the
+     *                  newest file's)
+     * @param fileCheck what the queue object checks of every file header ({@link FileCheck#NONE} for a raw queue)
+     * @throws IllegalStateException   if a file is invalid or refused by {@code fileCheck}, or the queue is read-only
+     *                                 and has no file, or a replica has no file yet
+     * @throws LayoutMismatchException if {@code fileCheck} refuses a file's layouts
+     * @throws java.io.UncheckedIOException if the directory cannot be created or listed
      */
-    SegmentDirectory(Path dir, MessageTypes<T> types, QueueOptions options) {
+    public SegmentDirectory(Path dir, List<FileType> types, FileCheck fileCheck, QueueOptions options) {
         this.dir = dir;
-        this.types = types;
-        this.layoutPolicy = options.layoutPolicy();
+        this.raw = types == null;
+        this.fileCheck = fileCheck;
         this.privateFiles = options.privateFiles();
         this.abandonGraceNanos = options.abandonGrace().toNanos();
-        this.readOnly = options.readOnly();
-        this.clock = options.clock();
-        this.rollEveryNanos = options.rollEvery().toNanos();
+        boolean readOnly = options.readOnly();
+        this.guard = new WriteGuard(dir, readOnly);
         if (readOnly) {
             if (!java.nio.file.Files.isDirectory(dir)) {
                 throw QueueErrors.noQueue(dir, "no such directory");
@@ -95,7 +80,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
             if (readOnly && firsts.length == 0) {
                 throw QueueErrors.noQueue(dir, "no segment file");
             }
-            List<FileType> mine = types == null ? List.of() : types.fileTypes();
+            List<FileType> mine = raw ? List.of() : types;
             if (firsts.length == 0) {
                 String source = ReplicaMarker.sourceOf(dir);
                 if (source != null) {
@@ -108,7 +93,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
             } else {
                 SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
                 this.segmentSize = last.segmentSize();
-                this.writeTypes = types == null ? last.types() : mine;
+                this.writeTypes = raw ? last.types() : mine;
             }
             for (SegmentHeader.Info info : Retention.readExisting(dir, firsts)) { // retention may delete meanwhile
                 check(info);
@@ -126,78 +111,49 @@ final class SegmentDirectory<T> implements AutoCloseable {
         this.prepareNextFile = options.prepareNextFile();
     }
 
-    Path path() {
+    /** The queue directory. */
+    public Path path() {
         return dir;
     }
 
-    /** The clock appenders read records' times from ({@link QueueOptions#clock()}). */
-    QueueClock clock() {
-        return clock;
-    }
-
-    /** The roll period by time in nanoseconds, 0 for none ({@link QueueOptions#rollEvery()}). */
-    long rollEveryNanos() {
-        return rollEveryNanos;
-    }
-
-    /** The queue's types, or null for a queue opened raw. */
-    MessageTypes<T> types() {
-        return types;
-    }
-
     /** The type table appenders write and new files record. */
-    List<FileType> writeTypes() {
+    public List<FileType> writeTypes() {
         return writeTypes;
     }
 
     /** The layout of the only type appenders write, or null for raw payloads or several types. */
-    LayoutDescriptor descriptor() {
+    public LayoutDescriptor descriptor() {
         return writeTypes.size() == 1 ? writeTypes.getFirst().descriptor() : null;
     }
 
-    LayoutPolicy layoutPolicy() {
-        return layoutPolicy;
-    }
-
     /** Whether what this queue object creates is its user's only ({@link QueueOptions#privateFiles()}). */
-    boolean privateFiles() {
+    public boolean privateFiles() {
         return privateFiles;
     }
 
-    /**
-     * The queue's types.
-     *
-     * @throws IllegalStateException if the queue is opened raw
-     */
-    MessageTypes<T> typesOrThrow() {
-        if (types == null) {
-            throw QueueErrors.openedRaw(dir);
-        }
-        return types;
-    }
-
-    long segmentSize() {
+    /** The size of the queue's files in bytes. */
+    public long segmentSize() {
         return segmentSize;
     }
 
     /** The payload length every record appenders write has (one type), or -1 when lengths differ or are free. */
-    int fixedPayloadLength() {
+    public int fixedPayloadLength() {
         return writeTypes.size() == 1 ? writeTypes.getFirst().descriptor().length() : -1;
     }
 
     /** The longest payload a record of this queue holds: what a file's records area takes, at most 2^31 - 1 bytes. */
-    long maxPayload() {
+    public long maxPayload() {
         return Math.min(segmentSize - SegmentHeader.RECORDS_START - RecordHeader.LENGTH - RecordHeader.TIME_LENGTH,
                 RecordHeader.MAX_PAYLOAD - RecordHeader.TIME_LENGTH);
     }
 
     /** The first indices of the files, ascending. */
-    long[] firsts() {
+    public long[] firsts() {
         return SegmentFiles.list(dir);
     }
 
     /** The newest file, mapped in the caller's thread for appending; it must take this queue's records. */
-    MappedSegment mapNewestForAppend() {
+    public MappedSegment mapNewestForAppend() {
         long[] firsts = firsts();
         return new MappedSegment(writable(file(firsts[firsts.length - 1])));
     }
@@ -209,14 +165,14 @@ final class SegmentDirectory<T> implements AutoCloseable {
      * @throws LayoutMismatchException if the file exists with another type table (another appender took the queue over
      *                                 with other layouts: {@link QueueErrors#queueContinuesInOtherLayouts})
      */
-    MappedSegment mapForAppend(long firstIndex) {
+    public MappedSegment mapForAppend(long firstIndex) {
         preparer.publishIfPrepared(firstIndex);
         return new MappedSegment(writable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes,
                 privateFiles))));
     }
 
     /** The validated header of the file of {@code firstIndex}, created with this queue's types if absent. */
-    SegmentHeader.Info createIfAbsent(long firstIndex) {
+    public SegmentHeader.Info createIfAbsent(long firstIndex) {
         return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes, privateFiles));
     }
 
@@ -226,16 +182,16 @@ final class SegmentDirectory<T> implements AutoCloseable {
      *
      * @throws MessagesDeletedException if the file was deleted (by retention)
      */
-    MappedSegment mapForReading(long first, long wanted) {
+    public MappedSegment mapForReading(long first, long wanted) {
         try {
-            return new MappedSegment(file(first), readOnly);
+            return new MappedSegment(file(first), guard.readOnly());
         } catch (UncheckedIOException e) {
             throw Retention.deletedOr(e, dir, wanted);
         }
     }
 
     /** Validated header of the existing file of {@code firstIndex}. */
-    SegmentHeader.Info file(long firstIndex) {
+    public SegmentHeader.Info file(long firstIndex) {
         return check(SegmentFiles.readHeader(dir, firstIndex));
     }
 
@@ -248,12 +204,12 @@ final class SegmentDirectory<T> implements AutoCloseable {
      * @throws LayoutMismatchException if appenders of other types keep taking the queue over meanwhile, or this queue is
      *                                 opened raw and the newest file's types changed since it was opened
      */
-    void continueInOwnTypes() {
+    public void continueInOwnTypes() {
         requireWritable("append");
         long[] firsts = firsts();
         SegmentHeader.Info newest = file(firsts[firsts.length - 1]);
         for (int attempt = 0; !takesAppends(newest); attempt++) {
-            if (attempt == MAX_TAKE_OVER_ATTEMPTS || (types == null && !newest.types().equals(writeTypes))) {
+            if (attempt == MAX_TAKE_OVER_ATTEMPTS || (raw && !newest.types().equals(writeTypes))) {
                 // a raw queue writes the table it found (it continues a format-1 file of it in format 2)
                 throw QueueErrors.queueContinuesInOtherLayouts(newest.file(), FileType.describe(newest.types()),
                         FileType.describe(writeTypes));
@@ -287,20 +243,14 @@ final class SegmentDirectory<T> implements AutoCloseable {
      * of the format they write (records with times).
      */
     private boolean takesAppends(SegmentHeader.Info info) {
-        return table(info).writable() && info.version() == SegmentHeader.FORMAT_VERSION;
-    }
-
-    /** The table of a file this directory validated. */
-    FileTypeTable<T> table(SegmentHeader.Info info) {
-        FileTypeTable<T> table = tables.get(info.types());
-        return table != null ? table : tableOf(info);
+        return FileType.sameTable(info.types(), writeTypes) && info.version() == SegmentHeader.FORMAT_VERSION;
     }
 
     /**
      * Starts preparing the file of {@code firstIndex} in the background (see {@link SegmentPreparer}), unless the
      * options turned preparation off.
      */
-    void prepareFile(long firstIndex) {
+    public void prepareFile(long firstIndex) {
         if (prepareNextFile && preparer != null) {
             preparer.request(firstIndex);
         }
@@ -310,19 +260,19 @@ final class SegmentDirectory<T> implements AutoCloseable {
      * Starts preparing a blank next file in the background (a queue whose records have several lengths: the next
      * file's first index is known only at the roll), unless the options turned preparation off.
      */
-    void prepareBlankFile() {
+    public void prepareBlankFile() {
         if (prepareNextFile && preparer != null) {
             preparer.requestBlank();
         }
     }
 
     /** Whether the queue was opened read-only ({@link QueueOptions#readOnly()}). */
-    boolean readOnly() {
-        return readOnly;
+    public boolean readOnly() {
+        return guard.readOnly();
     }
 
     /** The directory's writer registry: whose claims are alive. */
-    WriterRegistry writers() {
+    public WriterRegistry writers() {
         return writers;
     }
 
@@ -334,7 +284,7 @@ final class SegmentDirectory<T> implements AutoCloseable {
      *
      * @throws IllegalStateException if the queue was opened read-only
      */
-    long writerId() {
+    public long writerId() {
         requireWritable("append");
         return writers.lease(privateFiles);
     }
@@ -342,10 +292,8 @@ final class SegmentDirectory<T> implements AutoCloseable {
     /**
      * @throws IllegalStateException naming {@code what} if the queue was opened read-only
      */
-    void requireWritable(String what) {
-        if (readOnly) {
-            throw QueueErrors.readOnly(dir, what);
-        }
+    public void requireWritable(String what) {
+        guard.require(what);
     }
 
     /** Stops the background preparation and deletes what it left; gives back the writer registry. */
@@ -361,20 +309,8 @@ final class SegmentDirectory<T> implements AutoCloseable {
     }
 
     private SegmentHeader.Info check(SegmentHeader.Info info) {
-        if (types != null && info.raw()) {
-            throw QueueErrors.rawFileOpenedTyped(info.file(), types.toString());
-        }
-        tableOf(info);
+        fileCheck.check(info);
         return info;
-    }
-
-    private FileTypeTable<T> tableOf(SegmentHeader.Info info) {
-        FileTypeTable<T> table = tables.get(info.types());
-        if (table == null) {
-            table = new FileTypeTable<>(info, types, writeTypes, layoutPolicy);
-            tables.putIfAbsent(info.types(), table);
-        }
-        return table;
     }
 
     private SegmentHeader.Info writable(SegmentHeader.Info info) {
