@@ -51,7 +51,7 @@ class ReplicaPartsTest {
     void aRecordInPartsIsStoredWhenItsLastPartArrivesAndTheFilesAreIdentical() throws IOException {
         appendRecords();
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SEGMENT);
-             RecordStream stream = RecordStream.open(queue, 0);
+             RecordStream stream = RecordStream.open(source, SEGMENT, 0);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             for (int event = stream.pollRun(64); event != RecordStream.NONE; event = stream.pollRun(64)) {
                 if (event == RecordStream.FILE) {
@@ -84,7 +84,7 @@ class ReplicaPartsTest {
     void partsOutOfOrderOrOfAnotherShapeAreRefusedAndNothingIsStored() {
         appendRecords();
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SEGMENT);
-             RecordStream stream = RecordStream.open(queue, 0);
+             RecordStream stream = RecordStream.open(source, SEGMENT, 0);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             assertEquals(RecordStream.FILE, stream.pollRun(1 << 20));
             writer.startFile(stream.fileHeader());
@@ -124,7 +124,7 @@ class ReplicaPartsTest {
         appendRecords();
         long index;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SEGMENT);
-             RecordStream stream = RecordStream.open(queue, 0);
+             RecordStream stream = RecordStream.open(source, SEGMENT, 0);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test")) {
             stream.pollRun(1 << 20);
             writer.startFile(stream.fileHeader());
@@ -140,7 +140,7 @@ class ReplicaPartsTest {
         }
         try (BlitQueue<Void> queue = BlitQueue.openRaw(source, SEGMENT);
              ReplicaWriter writer = ReplicaWriter.open(replica, "test");
-             RecordStream stream = RecordStream.open(queue, writer.nextIndex())) {
+             RecordStream stream = RecordStream.open(source, SEGMENT, writer.nextIndex())) {
             assertEquals(index, writer.nextIndex(), "the half-written record is not held");
             for (int event = stream.pollRun(64); event != RecordStream.NONE; event = stream.pollRun(64)) {
                 if (event == RecordStream.FILE) {

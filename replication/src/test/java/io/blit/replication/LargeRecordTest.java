@@ -74,7 +74,7 @@ class LargeRecordTest {
         }
         ReplicationTest.assertSameFiles(source, replica);
         try (BlitQueue<Void> copy = BlitQueue.openRaw(replica);
-             RecordStream stream = RecordStream.open(copy, 0)) {
+             RecordStream stream = RecordStream.open(replica, io.blit.queue.QueueOptions.defaults(), 0)) {
             for (byte[] payload : payloads) {
                 int event;
                 do {
