@@ -394,7 +394,7 @@ class HostileNetworkTest {
         }
     }
 
-    private static void waitFor(BooleanSupplier condition, int seconds) throws InterruptedException {
+    static void waitFor(BooleanSupplier condition, int seconds) throws InterruptedException {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

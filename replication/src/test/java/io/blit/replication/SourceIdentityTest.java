@@ -12,7 +12,6 @@ import io.blit.queue.replica.QueueIdentity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,7 +50,7 @@ class SourceIdentityTest {
             assertNotEquals(QueueIdentity.ofSource(a), QueueIdentity.ofSource(b), "two queues, two ids");
 
             way.target(sourceB); // the attack: the replica's requests now reach the source of another queue
-            waitFor(() -> other.dropped(DropReason.OTHER_SOURCE) >= 3, 20);
+            HostileNetworkTest.waitFor(() -> other.dropped(DropReason.OTHER_SOURCE) >= 3, 20);
             assertTrue(other.replicas().isEmpty(), "no session with a replica that meant another source");
             assertNull(follower.refusal(), "no refusal reaches the replica");
             assertTrue(follower.running());
@@ -84,7 +83,7 @@ class SourceIdentityTest {
                 second.awaitIndex(10, Duration.ofSeconds(20));
 
                 way.target(sourceR1); // the attack: the first link's requests reach its own serve
-                waitFor(() -> middle.dropped(DropReason.OTHER_SOURCE) >= 3, 20);
+                HostileNetworkTest.waitFor(() -> middle.dropped(DropReason.OTHER_SOURCE) >= 3, 20);
                 assertTrue(middle.replicas().stream().allMatch(r -> r.endpoint().equals(secondEndpoint)),
                         "the middle serves only the end of the chain, never itself: " + middle.replicas());
                 assertNull(first.refusal());
@@ -112,16 +111,6 @@ class SourceIdentityTest {
             for (long n = from; n < from + count; n++) {
                 appender.append(tick.fillFor(n));
             }
-        }
-    }
-
-    private static void waitFor(BooleanSupplier condition, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + seconds + " s");
-            }
-            Thread.sleep(20);
         }
     }
 }

@@ -185,15 +185,7 @@ public final class TermHistoryFile {
         Path file = dir.resolve(NAME);
         Path temporary = dir.resolve(NAME + ".tmp-" + tag);
         try {
-            Files.deleteIfExists(temporary);
-            try (FileChannel out = FileModes.open(temporary, privateFiles, Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
-                ByteBuffer bytes = ByteBuffer.wrap(encode(history));
-                while (bytes.hasRemaining()) {
-                    out.write(bytes);
-                }
-                out.force(true);
-            }
+            writeTemporary(temporary, history, privateFiles);
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
                 directory.force(true); // the rename itself survives a crash only once the directory is on disk
@@ -224,15 +216,7 @@ public final class TermHistoryFile {
         Path file = dir.resolve(NAME);
         Path temporary = dir.resolve(NAME + ".tmp-" + tag);
         try {
-            Files.deleteIfExists(temporary);
-            try (FileChannel out = FileModes.open(temporary, privateFiles, Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
-                ByteBuffer bytes = ByteBuffer.wrap(encode(initial));
-                while (bytes.hasRemaining()) {
-                    out.write(bytes);
-                }
-                out.force(true);
-            }
+            writeTemporary(temporary, initial, privateFiles);
             try {
                 Files.createLink(file, temporary);
             } catch (java.nio.file.FileAlreadyExistsException lost) {
@@ -250,6 +234,19 @@ public final class TermHistoryFile {
             } catch (IOException ignored) {
                 // the temporary is named after this writer and replaced by its next attempt
             }
+        }
+    }
+
+    /** Writes {@code history} whole into a new file {@code temporary} (replacing a stale one) and forces it. */
+    private static void writeTemporary(Path temporary, TermHistory history, boolean privateFiles) throws IOException {
+        Files.deleteIfExists(temporary);
+        try (FileChannel out = FileModes.open(temporary, privateFiles, Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
+            ByteBuffer bytes = ByteBuffer.wrap(encode(history));
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+            out.force(true);
         }
     }
 
