@@ -149,7 +149,8 @@ final class BlitRules {
             "io.blit.queue.TypeEntry",
             "io.blit.queue.ConsumerPosition",
             "io.blit.queue.PendingClaim",
-            "io.blit.queue.QueueStats");
+            "io.blit.queue.QueueStats",
+            "io.blit.queue.TermHistory");
 
     /**
      * The value types that still use engine classes, and which: the format's limits (type ids, table size, segment

@@ -10,7 +10,6 @@ import io.blit.queue.internal.RecordWalker;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.Retention;
 import io.blit.queue.internal.SegmentDirectory;
-import io.blit.queue.internal.TermHistory;
 import io.blit.queue.internal.TermHistoryFile;
 import io.blit.queue.internal.TimeLookup;
 import io.blit.queue.internal.TimeRolls;

@@ -5,6 +5,7 @@ import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.TermHistory;
 import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.ReplicaLock;
 import io.blit.queue.replica.ReplicaWriter;
@@ -25,6 +26,7 @@ import io.blit.replication.wire.Wire;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
@@ -89,6 +91,8 @@ public final class Replica implements AutoCloseable {
     private final String sourceName;
     private java.util.UUID queueId;
     private java.util.UUID challengedQueue;
+    /** The replica's term history; null until it first follows (or for a directory without one yet). */
+    private TermHistory history;
     private State state = State.HANDSHAKE;
     private byte[] nonce;
     /** When the current nonce was first sent, and when the first request still unanswered was. */
@@ -212,7 +216,8 @@ public final class Replica implements AutoCloseable {
              ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
             writer = replicaWriter;
             held = writer.nextIndex();
-            queueId = QueueIdentity.ofReplica(dir);
+            history = QueueIdentity.history(dir);
+            queueId = history == null ? null : history.queueId();
             // only the challenged session's messages are assembled: a stranger's cost nothing but a count
             BoundedAssembler assembler = new BoundedAssembler(this::onData,
                     session -> state != State.HANDSHAKE && session == sessionId,
@@ -284,7 +289,8 @@ public final class Replica implements AutoCloseable {
         unansweredRequests++;
         Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), options.subscribeFlags(),
                 options.endpoint(), writer.newestFileHeader(), options.expectedDescriptor(), wallClock.getAsLong(),
-                queueId == null ? Wire.NO_QUEUE : queueId, sourceName);
+                queueId == null ? Wire.NO_QUEUE : queueId, sourceName,
+                history == null ? List.of() : history.newest(Wire.MAX_TERMS));
         control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
     }
 
@@ -416,10 +422,17 @@ public final class Replica implements AutoCloseable {
                 if (queueId != null && !queueId.equals(challengedQueue)) {
                     return "an accept of queue " + challengedQueue + " to a replica of queue " + queueId;
                 }
-                if (queueId == null) {
-                    QueueIdentity.adopt(dir, challengedQueue);
-                    queueId = challengedQueue;
+                List<TermHistory.Term> sourceTerms = Accept.terms(in);
+                if (history != null && sourceTerms.getLast().number() < history.currentTerm()) {
+                    return "an accept from a source of term " + sourceTerms.getLast().number() + ", behind this"
+                            + " replica's term " + history.currentTerm();
                 }
+                if (writer.nextIndex() >= 0 && Accept.start(in) < writer.nextIndex()) {
+                    return "an accept from index " + Accept.start(in) + " to a replica that holds up to index "
+                            + (writer.nextIndex() - 1);
+                }
+                history = QueueIdentity.follow(dir, challengedQueue, sourceTerms);
+                queueId = challengedQueue;
                 state = State.STREAMING;
                 nonce = null;
                 acked = -1;

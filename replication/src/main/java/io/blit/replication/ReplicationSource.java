@@ -5,6 +5,8 @@ import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.TermHistory;
+import io.blit.queue.replica.QueueIdentity;
 import io.blit.replication.wire.Ack;
 import io.blit.replication.wire.Challenge;
 import io.blit.replication.wire.Confirm;
@@ -95,7 +97,7 @@ public final class ReplicationSource implements AutoCloseable {
         this.subscribeMac = new HmacSha256(Keys.subscribeKey(options.secret()));
         this.challengeMac = new HmacSha256(Keys.challengeKey(options.secret()));
         requireQueue(dir);
-        this.queueId = io.blit.queue.replica.QueueIdentity.ofSource(dir);
+        this.queueId = QueueIdentity.ofSource(dir);
         this.names = options.advertised().stream()
                 .map(name -> name.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).toArray(byte[][]::new);
         this.queue = BlitQueue.openRaw(dir);
@@ -237,7 +239,7 @@ public final class ReplicationSource implements AutoCloseable {
             return;
         }
         if (queueId == null) {
-            queueId = io.blit.queue.replica.QueueIdentity.ofReplica(dir); // a replica's id arrives with its first session
+            queueId = QueueIdentity.ofReplica(dir); // a replica's id arrives with its first session
         }
         if (queueId == null || !Subscribe.meantFor(in, names)) {
             drops.count(DropReason.OTHER_SOURCE, peerOf(header));
@@ -365,13 +367,21 @@ public final class ReplicationSource implements AutoCloseable {
         Subscribe.Request request = handshake.request;
         long start = -1;
         String refusal = null;
+        List<TermHistory.Term> terms = List.of();
         try {
-            start = SourceHandshake.check(queue, queueId, request);
+            TermHistory history = QueueIdentity.history(dir);
+            terms = history.newest(Wire.MAX_TERMS);
+            refusal = SourceTerms.refusal(dir, history, request);
+            if (refusal == null) {
+                start = SourceHandshake.check(queue, history, request);
+            }
         } catch (RuntimeException refused) { // a RefusalException, or a file of the queue that cannot be read
             refusal = refused.getMessage();
+        }
+        if (refusal != null) {
             LOG.log(System.Logger.Level.WARNING, "refused replica " + handshake.peer + ": " + refusal);
         }
-        SourceSession session = new SourceSession(dir, handshake, start, refusal, controlSession,
+        SourceSession session = new SourceSession(dir, handshake, start, terms, refusal, controlSession,
                 options.encrypt() || request.encrypt(), options);
         for (SourceSession old : sessions.values()) {
             if (old.request.replicaId() == request.replicaId() || old.endpoint.equals(session.endpoint)) {

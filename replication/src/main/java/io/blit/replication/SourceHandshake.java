@@ -4,6 +4,7 @@ import io.blit.layout.CorruptDescriptorException;
 import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.TermHistory;
 import io.blit.queue.TypeLayouts;
 import java.lang.foreign.MemorySegment;
 import io.blit.replication.wire.Subscribe;
@@ -12,10 +13,12 @@ import java.util.Arrays;
 import io.blit.queue.replica.SourceFiles;
 
 /**
- * What a source checks of a signed subscribe request before it serves it: the same queue (the replica's newest file
- * header equals the source's file of that first index, byte for byte) and the same layout (the replica's expected
- * layout, if it names one, equals the source's, compared with {@link LayoutComparison}, which names every differing
- * field). Whether the source still holds the replica's next index is checked when its stream opens.
+ * What a source checks of a signed subscribe request before it serves it: the same queue (the same queue id, and the
+ * replica's newest file header equals the source's file of that first index, byte for byte), the same layout (the
+ * replica's expected layout, if it names one, equals the source's, compared with {@link LayoutComparison}, which
+ * names every differing field), and where the replica's records stop being the source's: a replica whose terms part
+ * from the source's history before its next index (an old primary rejoining) is served from where they part, and
+ * sets its records from there aside. Whether the source still holds the start index is checked when its stream opens.
  */
 final class SourceHandshake {
     private SourceHandshake() {
@@ -26,7 +29,8 @@ final class SourceHandshake {
      *
      * @throws RefusalException naming what differs
      */
-    static long check(BlitQueue<Void> queue, java.util.UUID queueId, Subscribe.Request request) {
+    static long check(BlitQueue<Void> queue, TermHistory history, Subscribe.Request request) {
+        java.util.UUID queueId = history.queueId();
         if (!Wire.NO_QUEUE.equals(request.queueId()) && !request.queueId().equals(queueId)) {
             throw new RefusalException("a replica of another queue: it holds queue " + request.queueId()
                     + ", the source queue " + queue.directory() + " is queue " + queueId);
@@ -48,6 +52,13 @@ final class SourceHandshake {
             if (difference != null) {
                 throw new RefusalException("layout differs between the source queue " + queue.directory()
                         + " and the replica: " + difference);
+            }
+        }
+        if (!request.terms().isEmpty() && request.nextIndex() > 0) {
+            // only term boundaries limit this: a replica ahead of its source within one term is refused below
+            long shared = TermHistory.sharedEnd(history.terms(), Long.MAX_VALUE, request.terms(), request.nextIndex());
+            if (shared < request.nextIndex()) {
+                return shared; // the queue id and the shared term prove the queue; the replica's newer files are set aside
             }
         }
         if (request.newestHeader() == null) {

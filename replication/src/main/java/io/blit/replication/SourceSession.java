@@ -5,6 +5,7 @@ import io.aeron.Publication;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueOptions;
+import io.blit.queue.TermHistory;
 import io.blit.queue.replica.RecordStream;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Batch;
@@ -16,6 +17,7 @@ import io.blit.replication.wire.Session;
 import io.blit.replication.wire.Subscribe;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.List;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -45,6 +47,8 @@ final class SourceSession implements Runnable {
     long lastAckSequence;
     private final Path dir;
     private final long start;
+    /** The source's newest terms, for the accept. */
+    private final List<TermHistory.Term> terms;
     private final String refusal;
     private final BatchProtection protection;
     private final ExclusivePublication publication;
@@ -82,8 +86,8 @@ final class SourceSession implements Runnable {
     private final UnsafeBuffer buffer;
     private final MemorySegment batchSegment;
 
-    SourceSession(Path dir, PendingHandshake handshake, long start, String refusal, int controlSession,
-                  boolean encrypted, SourceOptions options) {
+    SourceSession(Path dir, PendingHandshake handshake, long start, List<TermHistory.Term> terms, String refusal,
+                  int controlSession, boolean encrypted, SourceOptions options) {
         this.dir = dir;
         this.request = handshake.request;
         this.peer = handshake.peer;
@@ -92,11 +96,14 @@ final class SourceSession implements Runnable {
         this.fromReplica = handshake.fromReplica;
         this.toReplica = new Sealer(handshake.keys[0]);
         this.start = start;
+        this.terms = terms;
         this.refusal = refusal;
         this.controlSession = controlSession;
         this.protection = encrypted ? BatchProtection.ENCRYPTED : BatchProtection.AUTHENTICATED;
         this.options = options;
-        this.committed = Math.max(request.nextIndex(), start);
+        // the replica holds every index below the start (below its next index, or below where its records part from
+        // this source's, the rest set aside when it takes the accept)
+        this.committed = start;
         // what a replica claims to hold may be in its page cache only (it may have been killed since it wrote it):
         // forced counts from the replica's first acknowledgement of what it forced, never from the claim
         this.forced = NOTHING_FORCED;
@@ -150,7 +157,7 @@ final class SourceSession implements Runnable {
                 return;
             }
             try (stream) {
-                offer(Accept.encode(buffer, start, protection, toReplica));
+                offer(Accept.encode(buffer, start, protection, terms, toReplica));
                 LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " on " + endpoint + " from index " + start + ", batches "
                         + protection.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
                 stream(stream);

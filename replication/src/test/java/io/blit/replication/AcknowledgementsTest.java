@@ -40,10 +40,10 @@ class AcknowledgementsTest {
 
     private static SourceSession session(int flags) {
         Subscribe.Request request = new Subscribe.Request(7, new byte[Wire.NONCE], CLAIMED, flags, "127.0.0.1:7001",
-                null, null, 0L, Wire.NO_QUEUE, "127.0.0.1:7000");
+                null, null, 0L, Wire.NO_QUEUE, "127.0.0.1:7000", java.util.List.of());
         PendingHandshake handshake = new PendingHandshake(request, new byte[Wire.NONCE], null, ReplicationTest.SECRET,
                 java.util.UUID.randomUUID(), "127.0.0.1:7001", 0);
-        return new SourceSession(Path.of("q"), handshake, CLAIMED, null, 1, false,
+        return new SourceSession(Path.of("q"), handshake, CLAIMED, java.util.List.of(), null, 1, false,
                 SourceOptions.of("127.0.0.1:7000", ReplicationTest.SECRET));
     }
 }

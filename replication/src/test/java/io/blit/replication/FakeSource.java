@@ -172,7 +172,8 @@ final class FakeSource implements AutoCloseable {
 
     /** Sends ACCEPT (sequence 0) of the confirmed handshake; the stream's messages follow from sequence 1. */
     void accept(long start) {
-        send(Accept.encode(out, start, BatchProtection.AUTHENTICATED, toReplica));
+        send(Accept.encode(out, start, BatchProtection.AUTHENTICATED,
+                java.util.List.of(new io.blit.queue.TermHistory.Term(0, 0, 0)), toReplica));
         sequence = 1;
     }
 

@@ -27,7 +27,8 @@ class HandshakeAllocationTest {
         HmacSha256 challenges = new HmacSha256(Keys.challengeKey(ReplicationTest.SECRET));
         UnsafeBuffer forged = new UnsafeBuffer(new byte[1024]);
         int length = Subscribe.encode(forged, new Subscribe.Request(42, new byte[16], -1, 0, "127.0.0.1:7001",
-                new byte[200], null, System.currentTimeMillis(), io.blit.replication.wire.Wire.NO_QUEUE, "127.0.0.1:7000"), stranger);
+                new byte[200], null, System.currentTimeMillis(), io.blit.replication.wire.Wire.NO_QUEUE, "127.0.0.1:7000",
+                java.util.List.of()), stranger);
         UnsafeBuffer challenge = new UnsafeBuffer(new byte[Challenge.LENGTH]);
         Challenge.encode(challenge, 42, new byte[16], new byte[16], 7, io.blit.replication.wire.Wire.NO_QUEUE,
                 new HmacSha256(Keys.challengeKey("a stranger's key, as long as a real one".getBytes())));
@@ -56,7 +57,8 @@ class HandshakeAllocationTest {
         assertFalse(Subscribe.signed(forged, length, source));
         UnsafeBuffer fresh = new UnsafeBuffer(new byte[1024]);
         int freshLength = Subscribe.encode(fresh, new Subscribe.Request(42, new byte[16], -1, 0, "127.0.0.1:7001",
-                null, null, System.currentTimeMillis(), io.blit.replication.wire.Wire.NO_QUEUE, "127.0.0.1:7000"), stranger);
+                null, null, System.currentTimeMillis(), io.blit.replication.wire.Wire.NO_QUEUE, "127.0.0.1:7000",
+                java.util.List.of()), stranger);
         assertTrue(Subscribe.signed(fresh, freshLength, stranger), "the stranger's own key opens its request");
         assertFalse(Subscribe.signed(fresh, freshLength, source));
     }

@@ -369,7 +369,7 @@ class HostileNetworkTest {
         random.nextBytes(nonce);
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         int length = Subscribe.encode(buffer, new Subscribe.Request(random.nextLong(), nonce, -1, 0, endpoint, null, null,
-                System.currentTimeMillis(), Wire.NO_QUEUE, Endpoint.canonical(source)),
+                System.currentTimeMillis(), Wire.NO_QUEUE, Endpoint.canonical(source), java.util.List.of()),
                 mac);
         return Arrays.copyOf(buffer.byteArray(), length);
     }

@@ -306,7 +306,10 @@ class HostileSourceTest {
         cases.add(new Case("a second ACCEPT", (b, sequence) -> {
             Session.head(b, Wire.ACCEPT, 0, sequence);
             b.putLong(Session.BODY_AT, next.index, LE);
-            return Accept.LENGTH - Sealer.TAG;
+            b.putInt(24, 1, LE); // one term: term 0 from index 0
+            b.putInt(28, 0, LE);
+            b.setMemory(32, 24, (byte) 0);
+            return 56;
         }));
         cases.add(new Case("a REFUSE after the ACCEPT (a refusal belongs in place of the ACCEPT only)", (b, sequence) -> {
             byte[] reason = "too late to refuse".getBytes(java.nio.charset.StandardCharsets.UTF_8);

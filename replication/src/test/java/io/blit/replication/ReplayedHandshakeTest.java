@@ -152,10 +152,10 @@ class ReplayedHandshakeTest {
         }
     }
 
-    /** The data endpoint a SUBSCRIBE names (its length at byte 44, the endpoint from byte 64). */
+    /** The data endpoint a SUBSCRIBE names (its length at byte 44, the endpoint from byte 88). */
     private static String endpointOf(byte[] subscribe) {
         UnsafeBuffer buffer = new UnsafeBuffer(subscribe);
         int length = buffer.getShort(44, Wire.ORDER) & 0xFFFF;
-        return buffer.getStringWithoutLengthAscii(80, length);
+        return buffer.getStringWithoutLengthAscii(88, length);
     }
 }

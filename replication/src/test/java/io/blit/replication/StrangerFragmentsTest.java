@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Strangers with a stock Aeron client and no secret send fragmented messages as large as Aeron allows (16 MiB, each
  * from a fresh publication, so a fresh Aeron session) and one message that never ends (a first fragment, then
- * middle fragments only) to a source's control endpoint and to a replica's data endpoint, while the replica follows.
+ * middle fragments only) to a source's control endpoint and to a replica's data endpoint, while the replica follows:
+ * 2 GiB to the source (32 messages of 16 MiB and 1.5 GiB of one endless message) and 704 MiB to the replica.
  * Neither side assembles them: the heap after a full GC stays within {@link #HEAP_BOUND} of what it was, and the
  * replica follows on.
  */
@@ -31,7 +32,9 @@ class StrangerFragmentsTest {
     private static final int DATA_STREAM = 1001;
     private static final int MESSAGES = 32; // to each endpoint
     private static final int MESSAGE = 16 << 20; // Aeron's largest, at a term of 128 MiB
-    private static final int ENDLESS_BYTES = 192 << 20;
+    /** What the source is offered in all: 2 GiB. */
+    private static final long TO_SOURCE = 2L << 30;
+    private static final long ENDLESS_TO_REPLICA = 192 << 20;
     private static final int FRAME = 65_504; // the largest frame a loopback datagram holds
     /** What assembling strangers' fragments may leave on the heap: the source's bounded slots, with room for noise. */
     private static final long HEAP_BOUND = 48 << 20;
@@ -61,11 +64,15 @@ class StrangerFragmentsTest {
                 sendFresh(attacker, endpoint, DATA_STREAM, large, () -> follower.dropped(DropReason.FOREIGN));
             }
             large = null;
-            sendEndless(attacker, control, CONTROL_STREAM, () -> server.dropped(DropReason.MALFORMED));
-            sendEndless(attacker, endpoint, DATA_STREAM, () -> follower.dropped(DropReason.FOREIGN));
+            long endlessToSource = TO_SOURCE - (long) MESSAGES * MESSAGE;
+            long sentToSource = (long) MESSAGES * MESSAGE
+                    + sendEndless(attacker, control, CONTROL_STREAM, endlessToSource, () -> server.dropped(DropReason.MALFORMED));
+            sendEndless(attacker, endpoint, DATA_STREAM, ENDLESS_TO_REPLICA, () -> follower.dropped(DropReason.FOREIGN));
+            assertTrue(sentToSource >= TO_SOURCE, "the source was offered " + (sentToSource >> 20) + " MiB");
             long grown = heapAfterGc() - before;
-            assertTrue(grown < HEAP_BOUND, "the heap grew by " + (grown >> 20) + " MiB after " + 2 * MESSAGES
-                    + " messages of 16 MiB and two endless ones from strangers");
+            assertTrue(grown < HEAP_BOUND, "the heap grew by " + (grown >> 20) + " MiB after " + (sentToSource >> 20)
+                    + " MiB of fragmented messages to the source and " + ((MESSAGES * (long) MESSAGE
+                    + ENDLESS_TO_REPLICA) >> 20) + " MiB to the replica from strangers");
             HandshakeLivenessTest.append(appender, 1_000, 2_000);
             follower.awaitIndex(2_000, Duration.ofSeconds(30));
             server.awaitReplicated(1_999, 1, Duration.ofSeconds(10));
@@ -89,33 +96,42 @@ class StrangerFragmentsTest {
 
     /**
      * A first fragment, then middle fragments only, written as blocks of frames ({@code offerBlock}, a stock client's
-     * call); then a small whole message on the same publication, which the receiver counts as dropped only after it
-     * took every fragment before it.
+     * call) until {@code bytes} of payload went out; then a small whole message on the same publication, which the
+     * receiver counts as dropped only after it took every fragment before it. Returns the payload bytes offered.
      */
-    private static void sendEndless(Attacker attacker, String endpoint, int stream, LongSupplier drops)
+    private static long sendEndless(Attacker attacker, String endpoint, int stream, long bytes, LongSupplier drops)
             throws InterruptedException {
         try (ExclusivePublication publication = attacker.publish(endpoint, stream,
                 "|term-length=256m|sparse=true|mtu=" + FRAME)) {
             UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME]);
-            for (int sent = 0; sent < ENDLESS_BYTES; sent += FRAME - DataHeaderFlyweight.HEADER_LENGTH) {
-                frame.putInt(HeaderFlyweight.FRAME_LENGTH_FIELD_OFFSET, FRAME, Wire.ORDER);
+            long sent = 0;
+            while (sent < bytes) {
+                // a block never crosses the end of a term: the term's last frame takes the room left in it
+                // (a full term's offset is its length: the next block opens the next term)
+                boolean full = publication.termOffset() >= publication.termBufferLength();
+                int termOffset = full ? 0 : publication.termOffset();
+                int termId = full ? publication.termId() + 1 : publication.termId();
+                int length = Math.min(FRAME, publication.termBufferLength() - termOffset);
+                frame.putInt(HeaderFlyweight.FRAME_LENGTH_FIELD_OFFSET, length, Wire.ORDER);
                 frame.putByte(HeaderFlyweight.VERSION_FIELD_OFFSET, (byte) 0);
                 frame.putByte(HeaderFlyweight.FLAGS_FIELD_OFFSET, sent == 0 ? FrameDescriptor.BEGIN_FRAG_FLAG : 0);
                 frame.putShort(HeaderFlyweight.TYPE_FIELD_OFFSET, (short) HeaderFlyweight.HDR_TYPE_DATA, Wire.ORDER);
-                frame.putInt(8, publication.termOffset(), Wire.ORDER);
+                frame.putInt(8, termOffset, Wire.ORDER);
                 frame.putInt(12, publication.sessionId(), Wire.ORDER);
                 frame.putInt(16, publication.streamId(), Wire.ORDER);
-                frame.putInt(20, publication.termId(), Wire.ORDER);
+                frame.putInt(20, termId, Wire.ORDER);
                 frame.putLong(24, 0, Wire.ORDER);
                 long deadline = System.nanoTime() + 10_000_000_000L;
-                while (publication.offerBlock(frame, 0, FRAME) < 0) {
+                while (publication.offerBlock(frame, 0, length) < 0) {
                     assertTrue(System.nanoTime() < deadline, "could not offer a block");
                     LockSupport.parkNanos(100_000);
                 }
+                sent += length - DataHeaderFlyweight.HEADER_LENGTH;
             }
             long dropped = drops.getAsLong();
             Attacker.offer(publication, new byte[100]);
-            HandshakeLivenessTest.waitFor(() -> drops.getAsLong() > dropped, 30);
+            HandshakeLivenessTest.waitFor(() -> drops.getAsLong() > dropped, 60);
+            return sent;
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.queue.TermHistory;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Ack;
 import io.blit.replication.wire.Batch;
@@ -185,11 +186,13 @@ class WireFuzzTest {
                 case 3 -> {
                     long start = random.nextLong(Long.MAX_VALUE);
                     BatchProtection protection = BatchProtection.values()[random.nextInt(BatchProtection.values().length)];
-                    UnsafeBuffer b = buffer(Accept.LENGTH);
-                    assertEquals(Accept.LENGTH, Accept.encode(b, start, protection, sealsToReplica()));
-                    assertTrue(Accept.wellFormed(b, Accept.LENGTH) && Session.open(b, Accept.LENGTH, toReplica));
+                    List<TermHistory.Term> terms = terms(random, 1);
+                    UnsafeBuffer b = buffer(Accept.MAX_LENGTH);
+                    int length = Accept.encode(b, start, protection, terms, sealsToReplica());
+                    assertTrue(Accept.wellFormed(b, length) && Session.open(b, length, toReplica));
                     assertEquals(start, Accept.start(b));
                     assertEquals(protection, Accept.protection(b));
+                    assertEquals(terms, Accept.terms(b));
                 }
                 case 4 -> refuseRoundTrips(random);
                 case 5 -> {
@@ -385,7 +388,7 @@ class WireFuzzTest {
     private void subscribeRoundTrips(SplittableRandom random) {
         Subscribe.Request request = new Subscribe.Request(random.nextLong(), bytes(random, Wire.NONCE),
                 random.nextLong(), random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong(),
-                queueId(random), endpoint(random));
+                queueId(random), endpoint(random), terms(random, 0));
         UnsafeBuffer b = buffer(Wire.MAX_CONTROL_MESSAGE);
         int length = Subscribe.encode(b, request, subscribeMac);
         assertNull(Subscribe.check(b, length));
@@ -469,8 +472,8 @@ class WireFuzzTest {
             case Wire.SUBSCRIBE -> {
                 length = Subscribe.encode(b, new Subscribe.Request(REPLICA_ID, REPLICA_NONCE, random.nextLong(),
                         random.nextInt(4), endpoint(random), blob(random), blob(random), random.nextLong(),
-                        queueId(random), endpoint(random)), subscribeMac);
-                fields = new int[] {0, 4, 40, 44, 46, 48, 52, 56, 64};
+                        queueId(random), endpoint(random), terms(random, 0)), subscribeMac);
+                fields = new int[] {0, 4, 40, 44, 46, 48, 52, 56, 64, 80, 84};
             }
             case Wire.CHALLENGE -> {
                 length = Challenge.encode(b, REPLICA_ID, REPLICA_NONCE, bytes(random, Wire.NONCE), random.nextInt(),
@@ -479,7 +482,12 @@ class WireFuzzTest {
             }
             case Wire.CONFIRM -> length = Confirm.encode(b, random.nextLong(), bytes(random, Wire.NONCE), random.nextInt(),
                     sealsToSource());
-            case Wire.ACCEPT -> length = Accept.encode(b, random.nextLong(Long.MAX_VALUE), BatchProtection.values()[random.nextInt(BatchProtection.values().length)], sealsToReplica());
+            case Wire.ACCEPT -> {
+                length = Accept.encode(b, random.nextLong(Long.MAX_VALUE),
+                        BatchProtection.values()[random.nextInt(BatchProtection.values().length)], terms(random, 1),
+                        sealsToReplica());
+                fields = new int[] {0, 4, 8, 16, 24, 28, 32, 40};
+            }
             case Wire.REFUSE -> length = Refuse.encode(b, text(random), sealsToReplica());
             case Wire.BATCH -> {
                 return validBatch(random, random.nextInt(4) == 0);
@@ -552,7 +560,7 @@ class WireFuzzTest {
      * own (or one off it) often enough to get past the first checks.
      */
     private static byte[] arbitraryMessage(SplittableRandom random) {
-        int[] lengths = {Confirm.LENGTH, Accept.LENGTH, Heartbeat.LENGTH, Ack.LENGTH, Challenge.LENGTH,
+        int[] lengths = {Confirm.LENGTH, Accept.MAX_LENGTH, 72, Heartbeat.LENGTH, Ack.LENGTH, Challenge.LENGTH,
                 Session.MIN_LENGTH, Session.MIN_LENGTH + Batch.FILE_BYTES};
         int length = switch (random.nextInt(4)) {
             case 0 -> random.nextInt(16);
@@ -568,9 +576,18 @@ class WireFuzzTest {
         if (length >= 8 && random.nextBoolean()) { // a REFUSE's reason length, a batch's count, ...
             b.putInt(Session.AUX_AT, random.nextBoolean() ? length - Session.MIN_LENGTH : random.nextInt(4), Wire.ORDER);
         }
-        if (length >= Accept.LENGTH && random.nextBoolean()) { // a CONFIRM's or an ACK's sequence, an ACCEPT's start
+        if (length >= 40 && random.nextBoolean()) { // a CONFIRM's or an ACK's sequence, an ACCEPT's start
             b.putLong(Session.SEQUENCE_AT, random.nextLong(0, 3), Wire.ORDER);
             b.putLong(16, random.nextLong(Long.MAX_VALUE), Wire.ORDER);
+        }
+        if (length >= 72 && random.nextBoolean()) { // an ACCEPT's term count, as its length states, and terms in order
+            int count = (length - 48) / 24;
+            b.putInt(24, count, Wire.ORDER);
+            b.putInt(28, 0, Wire.ORDER);
+            for (int i = 0, at = 32; i < count && at + 24 <= length; i++, at += 24) {
+                b.putLong(at, i, Wire.ORDER);
+                b.putLong(at + 8, i, Wire.ORDER);
+            }
         }
         return message;
     }
@@ -641,6 +658,23 @@ class WireFuzzTest {
         return s.toString();
     }
 
+    /**
+     * {@code least} to {@link Wire#MAX_TERMS} terms in order (numbers strictly increasing, first indices not
+     * decreasing), sometimes the most, with random origins.
+     */
+    private static List<TermHistory.Term> terms(SplittableRandom random, int least) {
+        int count = random.nextInt(4) == 0 ? Wire.MAX_TERMS : random.nextInt(least, 5);
+        List<TermHistory.Term> terms = new ArrayList<>();
+        long number = random.nextLong(1 << 20);
+        long first = random.nextLong(1L << 40);
+        for (int i = 0; i < count; i++) {
+            terms.add(new TermHistory.Term(number, first, random.nextLong()));
+            number += random.nextLong(1, 1 << 10);
+            first += random.nextLong(1 << 20);
+        }
+        return terms;
+    }
+
     /** A queue id: none (zero) or random. */
     private static java.util.UUID queueId(SplittableRandom random) {
         return random.nextInt(4) == 0 ? Wire.NO_QUEUE : new java.util.UUID(random.nextLong(), random.nextLong());
@@ -685,7 +719,7 @@ class WireFuzzTest {
         return "request " + r.replicaId() + " " + hex(r.nonce()) + " " + r.nextIndex() + " " + r.flags() + " "
                 + r.endpoint() + " " + (r.newestHeader() == null ? "-" : digest(r.newestHeader())) + " "
                 + (r.expectedDescriptor() == null ? "-" : digest(r.expectedDescriptor())) + " " + r.time() + " " + r.queueId()
-                + " " + r.source();
+                + " " + r.source() + " " + r.terms();
     }
 
     /** Length and CRC32C of {@code bytes}: what two decodings of the same bytes must agree on. */

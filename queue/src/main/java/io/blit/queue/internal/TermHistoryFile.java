@@ -1,6 +1,7 @@
 package io.blit.queue.internal;
 
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.TermHistory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package io.blit.queue.replica;
 
+import io.blit.queue.TermHistory;
 import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.TermHistory;
 import io.blit.queue.internal.TermHistoryFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -66,6 +66,43 @@ public final class QueueIdentity {
         if (!held.equals(queueId)) {
             throw new IllegalStateException("the replica in " + dir + " holds queue " + held + ", not " + queueId);
         }
+    }
+
+    /**
+     * {@return the term history of the queue in {@code dir}, or null if it has none yet} (a replica that never
+     * followed, or a queue written before queues had ids and not yet served or appended to).
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the directory's term history is invalid
+     * @throws UncheckedIOException if it cannot be read
+     */
+    public static TermHistory history(Path dir) {
+        return TermHistoryFile.read(dir);
+    }
+
+    /**
+     * Records that the replica in {@code dir} follows a source of queue {@code queueId} whose newest terms are {@code
+     * sourceTerms} (oldest first): its history becomes its own terms older than those, then those
+     * ({@link TermHistory#followedBy}); a replica without a history takes them as its history. Written crash-safely
+     * (a new file renamed over the old); nothing written if the history does not change. Call only while holding
+     * the directory's {@link ReplicaLock}.
+     *
+     * @return the replica's history now
+     * @throws IllegalStateException    if it holds another queue's id
+     * @throws IllegalArgumentException if the terms do not continue its history validly
+     * @throws UncheckedIOException     if it cannot be read or written
+     */
+    public static TermHistory follow(Path dir, UUID queueId, List<TermHistory.Term> sourceTerms) {
+        TermHistory held = TermHistoryFile.read(dir);
+        if (held != null && !held.queueId().equals(queueId)) {
+            throw new IllegalStateException("the replica in " + dir + " holds queue " + held.queueId() + ", not "
+                    + queueId);
+        }
+        TermHistory next = held == null ? new TermHistory(queueId, sourceTerms) : held.followedBy(sourceTerms);
+        if (!next.equals(held)) {
+            String tag = ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
+            TermHistoryFile.write(dir, next, ownerOnly(dir), tag);
+        }
+        return next;
     }
 
     /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.TermHistory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -58,6 +59,39 @@ class TermHistoryTest {
         TermHistory promotedElsewhere = history(0, 0).withTerm(1, 40);
         assertNotEquals(promoted.terms().getLast().origin(), promotedElsewhere.terms().getLast().origin());
         assertEquals(40, TermHistory.sharedEnd(promoted, 60, promotedElsewhere, 70));
+    }
+
+    @Test
+    void theNewestTermBothHoldDecidesWhenOnlyTheNewestTermsAreKnown() {
+        TermHistory source = history(0, 0, 1, 30, 2, 70, 3, 110);
+        // a replica that knows term 1 (from 30) and then was promoted itself to term 2 at 80: it shares term 1 only
+        List<TermHistory.Term> replica = List.of(new TermHistory.Term(1, 30, 1), new TermHistory.Term(2, 80, 99));
+        assertEquals(70, TermHistory.sharedEnd(source.terms(), 130, replica, 95));
+        // one that followed the source into term 2 and holds up to 100: the source's term 3 begins after it
+        assertEquals(100, TermHistory.sharedEnd(source.terms(), 130, source.newest(2).subList(0, 1), 100));
+        assertEquals(100, TermHistory.sharedEnd(source.terms(), 130, List.of(new TermHistory.Term(2, 70, 2)), 100));
+        // one of the newest term, ahead of the source within it: only the ends limit
+        assertEquals(120, TermHistory.sharedEnd(source.terms(), 120, source.newest(1), 125));
+        // no term in common: nothing is known to be shared
+        assertEquals(0, TermHistory.sharedEnd(source.terms(), 130, List.of(new TermHistory.Term(5, 0, 5)), 10));
+        assertEquals(0, TermHistory.sharedEnd(source.terms(), 130, List.of(), 10));
+        // the whole-history form agrees
+        assertEquals(70, TermHistory.sharedEnd(source, 130, new TermHistory(ID, List.of(new TermHistory.Term(0, 0, 0),
+                new TermHistory.Term(1, 30, 1), new TermHistory.Term(2, 80, 99))), 95));
+    }
+
+    @Test
+    void aReplicaTakesItsSourcesNewestTermsAfterItsOlderOnes() {
+        TermHistory replica = history(0, 0, 1, 30);
+        TermHistory source = history(0, 0, 1, 30, 2, 70, 3, 110);
+        assertEquals(source, replica.followedBy(source.newest(2)));
+        assertEquals(source, replica.followedBy(source.terms()));
+        assertEquals(source, history(0, 0).followedBy(source.newest(3)));
+        // a replica promoted elsewhere to term 2 takes the source's term 2 in place of its own
+        TermHistory promotedElsewhere = history(0, 0, 1, 30).withTerm(2, 80);
+        assertEquals(source, promotedElsewhere.followedBy(source.newest(2)));
+        assertEquals(history(0, 0, 1, 30).terms(), history(0, 0, 1, 30, 2, 70).newest(5).subList(0, 2));
+        assertThrows(IllegalArgumentException.class, () -> replica.followedBy(List.of()));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.blit.replication.wire;
 
+import io.blit.queue.TermHistory;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -23,8 +25,10 @@ import org.agrona.MutableDirectBuffer;
  * 48   | header length u32 (H)      | descriptor length u32 (D)               |
  * 56   | time i64: the replica's wall clock when it sent the request, ms since 1970 (UTC)  |
  * 64   | queue id (16): the queue the replica holds (most, then least significant 64 bits); zero: none yet |
- * 80   | data endpoint, ASCII host:port (E) | source (S) | newest file header (H) | expected type layouts (D) |
- * 80+E+S+H+D | HMAC-SHA256 of every byte before it (32)                     |
+ * 80   | term count u32 (T)         | reserved u32 = 0                        |
+ * 88   | data endpoint, ASCII host:port (E) | source (S) | newest file header (H) | expected type layouts (D) |
+ * 88+E+S+H+D | T terms of 24 bytes: number u64, first index u64, origin u64 (the replica's newest, oldest first) |
+ * 88+E+S+H+D+24T | HMAC-SHA256 of every byte before it (32)                 |
  * </pre>
  *
  * E and S are at most {@link #MAX_ENDPOINT}, H and D at most 4096 each (0: none). The source is the control endpoint
@@ -33,6 +37,9 @@ import org.agrona.MutableDirectBuffer;
  * another source (another queue, or the next link of a chain) is dropped there, and no answer from another source
  * can be opened by the replica. D is the {@link io.blit.queue.TypeLayouts}
  * encoding of the message types the replica expects (a type count, then each type's id and layout descriptor).
+ * The terms are the newest {@link Wire#MAX_TERMS} (or fewer) of the replica's term history, none if it holds no queue
+ * yet: numbers strictly increasing, first indices not decreasing; the source finds from them where the replica's
+ * records stop being its own ({@code TermHistory.sharedEnd}).
  */
 public final class Subscribe {
     public static final int FLAG_SYNC = 1;
@@ -50,7 +57,8 @@ public final class Subscribe {
     static final int DESCRIPTOR_LENGTH_AT = 52;
     static final int TIME_AT = 56;
     static final int QUEUE_AT = 64;
-    static final int VARIABLE_AT = 80;
+    static final int TERM_COUNT_AT = 80;
+    static final int VARIABLE_AT = 88;
     static final int MIN_LENGTH = VARIABLE_AT + HmacSha256.LENGTH;
 
     /**
@@ -59,7 +67,8 @@ public final class Subscribe {
      * the replica sends to, canonical.
      */
     public record Request(long replicaId, byte[] nonce, long nextIndex, int flags, String endpoint,
-                          byte[] newestHeader, byte[] expectedDescriptor, long time, UUID queueId, String source) {
+                          byte[] newestHeader, byte[] expectedDescriptor, long time, UUID queueId, String source,
+                          List<TermHistory.Term> terms) {
         public boolean sync() {
             return (flags & FLAG_SYNC) != 0;
         }
@@ -81,6 +90,9 @@ public final class Subscribe {
         if (endpoint.length > MAX_ENDPOINT || source.length > MAX_ENDPOINT || header.length > MAX_BLOB || descriptor.length > MAX_BLOB) {
             throw new IllegalArgumentException("a subscribe request's endpoints, header or layout are too long");
         }
+        if (request.terms().size() > Wire.MAX_TERMS) {
+            throw new IllegalArgumentException("a subscribe request names at most " + Wire.MAX_TERMS + " terms");
+        }
         buffer.putInt(0, Wire.SUBSCRIBE, Wire.ORDER);
         buffer.putInt(VERSION_AT, Wire.VERSION, Wire.ORDER);
         buffer.putLong(REPLICA_AT, request.replicaId(), Wire.ORDER);
@@ -94,6 +106,8 @@ public final class Subscribe {
         buffer.putLong(TIME_AT, request.time(), Wire.ORDER);
         buffer.putLong(QUEUE_AT, request.queueId().getMostSignificantBits(), Wire.ORDER);
         buffer.putLong(QUEUE_AT + 8, request.queueId().getLeastSignificantBits(), Wire.ORDER);
+        buffer.putInt(TERM_COUNT_AT, request.terms().size(), Wire.ORDER);
+        buffer.putInt(TERM_COUNT_AT + 4, 0, Wire.ORDER);
         int at = VARIABLE_AT;
         buffer.putBytes(at, endpoint);
         at += endpoint.length;
@@ -103,6 +117,7 @@ public final class Subscribe {
         at += header.length;
         buffer.putBytes(at, descriptor);
         at += descriptor.length;
+        at = Terms.encode(buffer, at, request.terms());
         buffer.putBytes(at, mac.mac(buffer, 0, at), 0, HmacSha256.LENGTH);
         return at + HmacSha256.LENGTH;
     }
@@ -119,10 +134,19 @@ public final class Subscribe {
         int source = buffer.getShort(ENDPOINT_LENGTH_AT + 2, Wire.ORDER) & 0xFFFF;
         int header = buffer.getInt(HEADER_LENGTH_AT, Wire.ORDER);
         int descriptor = buffer.getInt(DESCRIPTOR_LENGTH_AT, Wire.ORDER);
+        int terms = buffer.getInt(TERM_COUNT_AT, Wire.ORDER);
         if (endpoint == 0 || endpoint > MAX_ENDPOINT || source == 0 || source > MAX_ENDPOINT || header < 0
-                || header > MAX_BLOB || descriptor < 0 || descriptor > MAX_BLOB
-                || VARIABLE_AT + endpoint + source + header + descriptor + HmacSha256.LENGTH != length) {
+                || header > MAX_BLOB || descriptor < 0 || descriptor > MAX_BLOB || terms < 0 || terms > Wire.MAX_TERMS
+                || VARIABLE_AT + endpoint + source + header + descriptor + Terms.LENGTH * terms + HmacSha256.LENGTH
+                != length) {
             return "a subscribe request whose lengths do not add up";
+        }
+        if (buffer.getInt(TERM_COUNT_AT + 4, Wire.ORDER) != 0) {
+            return "a subscribe request with a reserved field set";
+        }
+        String badTerms = Terms.check(buffer, VARIABLE_AT + endpoint + source + header + descriptor, terms);
+        if (badTerms != null) {
+            return "a subscribe request with " + badTerms;
         }
         if ((buffer.getInt(FLAGS_AT, Wire.ORDER) & ~KNOWN_FLAGS) != 0) {
             return "a subscribe request with flags this version does not define";
@@ -190,7 +214,9 @@ public final class Subscribe {
                 buffer.getInt(FLAGS_AT, Wire.ORDER), new String(endpointBytes, StandardCharsets.US_ASCII),
                 header == 0 ? null : headerBytes, descriptor == 0 ? null : descriptorBytes,
                 buffer.getLong(TIME_AT, Wire.ORDER), queueId(buffer),
-                new String(sourceBytes, StandardCharsets.US_ASCII));
+                new String(sourceBytes, StandardCharsets.US_ASCII),
+                Terms.decode(buffer, VARIABLE_AT + endpoint + source + header + descriptor,
+                        buffer.getInt(TERM_COUNT_AT, Wire.ORDER)));
     }
 
     /**

@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
 public final class Wire {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     /** The protocol version in SUBSCRIBE and CHALLENGE. */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     public static final int SUBSCRIBE = 1;
     public static final int CHALLENGE = 2;
@@ -30,6 +30,12 @@ public final class Wire {
 
     /** The queue id of a replica that holds none yet (a fresh directory, or one written before queues had ids). */
     public static final java.util.UUID NO_QUEUE = new java.util.UUID(0, 0);
+
+    /**
+     * The most terms a SUBSCRIBE or ACCEPT carries: the newest of a history (a term begins at each promotion; a
+     * history longer than this finds what two copies share among its newest terms, or shares nothing).
+     */
+    public static final int MAX_TERMS = 64;
 
     /** Bytes of a nonce (SUBSCRIBE's, the replica's; CHALLENGE's, the source's). */
     public static final int NONCE = 16;

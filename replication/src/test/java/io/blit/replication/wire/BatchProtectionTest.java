@@ -19,16 +19,18 @@ class BatchProtectionTest {
 
     @Test
     void anAcceptOfUnprotectedBatchesIsMalformed() {
-        UnsafeBuffer buffer = new UnsafeBuffer(new byte[Accept.LENGTH]);
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[Accept.MAX_LENGTH]);
+        java.util.List<io.blit.queue.TermHistory.Term> terms = java.util.List.of(new io.blit.queue.TermHistory.Term(0, 0, 0));
+        int length = 0;
         for (BatchProtection protection : BatchProtection.values()) { // an ACCEPT is sequence 0: one per key
             Sealer sealer = new Sealer(Keys.session(SECRET, new byte[Wire.NONCE], new byte[Wire.NONCE], Wire.NO_QUEUE, "127.0.0.1:1")[0]);
-            assertEquals(Accept.LENGTH, Accept.encode(buffer, 7, protection, sealer));
-            assertTrue(Accept.wellFormed(buffer, Accept.LENGTH), protection.name());
+            length = Accept.encode(buffer, 7, protection, terms, sealer);
+            assertTrue(Accept.wellFormed(buffer, length), protection.name());
             assertEquals(protection, Accept.protection(buffer));
         }
         for (int code = 2; code < 6; code++) { // 2 named unauthenticated batches for benchmarks
             Session.head(buffer, Wire.ACCEPT, code, 0);
-            assertFalse(Accept.wellFormed(buffer, Accept.LENGTH), "protection code " + code);
+            assertFalse(Accept.wellFormed(buffer, length), "protection code " + code);
         }
         assertEquals(2, BatchProtection.values().length, "authenticated and encrypted only");
     }
@@ -47,6 +49,6 @@ class BatchProtectionTest {
     }
 
     private static Subscribe.Request request(int flags) {
-        return new Subscribe.Request(42, new byte[Wire.NONCE], -1, flags, "127.0.0.1:7001", null, null, 0L, Wire.NO_QUEUE, "127.0.0.1:7000");
+        return new Subscribe.Request(42, new byte[Wire.NONCE], -1, flags, "127.0.0.1:7001", null, null, 0L, Wire.NO_QUEUE, "127.0.0.1:7000", java.util.List.of());
     }
 }

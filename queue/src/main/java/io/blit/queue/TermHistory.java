@@ -1,4 +1,4 @@
-package io.blit.queue.internal;
+package io.blit.queue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +10,8 @@ import java.util.UUID;
  * for each term the index of its first record, in increasing order of both. A primary appends in the newest term;
  * a replica promoted to primary starts the next term at its end index. Two copies of a queue hold the same records
  * up to the index where their histories part ({@link #sharedEnd}), the rule of Raft's log matching and Kafka's
- * leader epochs. Immutable; thread-safe. Stored by {@link TermHistoryFile}.
+ * leader epochs. Immutable; thread-safe. Stored in the queue directory's {@code terms.blitt} (docs/format.md,
+ * "The term history"); read with {@code io.blit.queue.replica.QueueIdentity#history}.
  *
  * @param queueId the queue's id, random at its creation
  * @param terms   the terms, oldest first: term numbers strictly increasing, first indices non-decreasing, at least one
@@ -31,6 +32,8 @@ public record TermHistory(UUID queueId, List<Term> terms) {
      */
     public record Term(long number, long firstIndex, long origin) {
         /**
+         * Checks the term.
+         *
          * @throws IllegalArgumentException if either is negative
          */
         public Term {
@@ -77,6 +80,9 @@ public record TermHistory(UUID queueId, List<Term> terms) {
     /**
      * {@return this history with term {@code number} starting at {@code firstIndex}} (a promotion), of a random origin.
      *
+     * @param number     the new term's number
+     * @param firstIndex the index of its first record
+     *
      * @throws IllegalArgumentException if {@code number} is not above the current term, or {@code firstIndex} is below
      *                                  the current term's first index, or the history is full
      */
@@ -89,6 +95,7 @@ public record TermHistory(UUID queueId, List<Term> terms) {
     /**
      * {@return the number of the term index {@code index} belongs to} (the newest term for indices beyond the end).
      *
+     * @param index a record's index
      * @throws IllegalArgumentException if {@code index} is negative
      */
     public long termOf(long index) {
@@ -108,8 +115,7 @@ public record TermHistory(UUID queueId, List<Term> terms) {
     /**
      * The end of what two copies of one queue hold alike: every index below it was appended in the same term in both,
      * hence by the same primary, hence is the same record. A copy's records from there on are not in the other's
-     * history. A term's entries that both histories hold identically (same number, first index and origin) form the shared
-     * prefix; the shared range ends where either copy's next term begins, or at either's end.
+     * history. Equal to {@link #sharedEnd(List, long, List, long)} of the whole histories.
      *
      * @param mine      this copy's history
      * @param myEnd     this copy's end index (the index its next record would get)
@@ -123,24 +129,70 @@ public record TermHistory(UUID queueId, List<Term> terms) {
             throw new IllegalArgumentException("queue " + mine.queueId + " and queue " + theirs.queueId
                     + " are different queues: they share no records");
         }
+        return sharedEnd(mine.terms, myEnd, theirs.terms, theirEnd);
+    }
+
+    /**
+     * The end of what two copies of one queue hold alike, knowing of each only its newest terms (a replication
+     * handshake carries at most {@code MAX_WIRE_TERMS} of them). A term entry (number, first index, origin) is written
+     * once, by the promotion that began the term, and copied only together with the records before it; so where both
+     * copies hold one entry identically, they hold the same records up to where either's next term begins, or either's
+     * end. The newest entry both hold decides. If they hold none in common, nothing is known to be shared: 0.
+     *
+     * @param mine     this copy's terms, oldest first (a whole history or its newest part)
+     * @param myEnd    this copy's end index
+     * @param theirs   the other copy's terms, oldest first
+     * @param theirEnd the other copy's end index
+     * @return the shared end, from 0 to {@code min(myEnd, theirEnd)}
+     * @throws IllegalArgumentException if an end is negative
+     */
+    public static long sharedEnd(List<Term> mine, long myEnd, List<Term> theirs, long theirEnd) {
         if (myEnd < 0 || theirEnd < 0) {
             throw new IllegalArgumentException("end indices are from 0, not " + myEnd + " and " + theirEnd);
         }
-        int shared = 0;
-        int common = Math.min(mine.terms.size(), theirs.terms.size());
-        while (shared < common && mine.terms.get(shared).equals(theirs.terms.get(shared))) {
-            shared++;
+        for (int j = theirs.size() - 1; j >= 0; j--) {
+            int i = mine.indexOf(theirs.get(j));
+            if (i >= 0) {
+                long end = Math.min(myEnd, theirEnd);
+                if (i + 1 < mine.size()) {
+                    end = Math.min(end, mine.get(i + 1).firstIndex());
+                }
+                if (j + 1 < theirs.size()) {
+                    end = Math.min(end, theirs.get(j + 1).firstIndex());
+                }
+                return end;
+            }
         }
-        if (shared == 0) {
-            return 0;
+        return 0;
+    }
+
+    /**
+     * {@return the newest {@code count} terms (all if there are fewer), oldest first}
+     *
+     * @param count how many, at least 0
+     */
+    public List<Term> newest(int count) {
+        return terms.subList(Math.max(0, terms.size() - count), terms.size());
+    }
+
+    /**
+     * {@return this history continued by another copy's newest terms} What a replica holds after it took {@code
+     * newest} from its source: its own terms older than the first of them, then them.
+     *
+     * @param newest the source's newest terms, oldest first
+     * @throws IllegalArgumentException if {@code newest} is empty, or the result is not a valid history
+     */
+    public TermHistory followedBy(List<Term> newest) {
+        if (newest.isEmpty()) {
+            throw new IllegalArgumentException("no terms to follow with");
         }
-        long end = Math.min(myEnd, theirEnd);
-        if (shared < mine.terms.size()) {
-            end = Math.min(end, mine.terms.get(shared).firstIndex());
+        List<Term> next = new ArrayList<>();
+        for (Term term : terms) {
+            if (term.number() < newest.getFirst().number() && term.firstIndex() <= newest.getFirst().firstIndex()) {
+                next.add(term);
+            }
         }
-        if (shared < theirs.terms.size()) {
-            end = Math.min(end, theirs.terms.get(shared).firstIndex());
-        }
-        return end;
+        next.addAll(newest);
+        return new TermHistory(queueId, next);
     }
 }
