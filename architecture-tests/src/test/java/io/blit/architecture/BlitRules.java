@@ -140,6 +140,7 @@ final class BlitRules {
             "io.blit.queue.MessagesDeletedException",
             "io.blit.queue.QueueCorruptedException",
             "io.blit.queue.ReplicaAppendException",
+            "io.blit.queue.QueueFencedException",
             "io.blit.queue.QueueClock",
             "io.blit.queue.CachedEpochClock",
             "io.blit.queue.QueueOptions",

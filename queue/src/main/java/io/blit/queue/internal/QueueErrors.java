@@ -246,8 +246,8 @@ public final class QueueErrors {
 
     public static ReplicaAppendException appendOnReplica(Path dir, String source) {
         return new ReplicaAppendException("queue " + dir + " is a replica of " + source
-                + ": only its replication writes it; append on the source (or delete " + dir.resolve(ReplicaMarker.NAME)
-                + " to promote the replica)");
+                + ": only its replication writes it; append on the source (or stop its follower and run"
+                + " 'blit replicate promote --dir " + dir + "' to promote the replica)");
     }
 
     public static IllegalStateException replicaWithoutFiles(Path dir, String source) {
