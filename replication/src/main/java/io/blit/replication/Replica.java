@@ -7,6 +7,7 @@ import io.aeron.logbuffer.Header;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.TermHistory;
 import io.blit.queue.replica.QueueIdentity;
+import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.ReplicaLock;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
@@ -213,7 +214,7 @@ public final class Replica implements AutoCloseable {
 
     private void run() {
         try (lock; AeronConnection aeron = AeronConnection.open(options.aeronDir(), dir, "replica");
-             ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
+             ReplicaWriter replicaWriter = openWriter()) {
             writer = replicaWriter;
             held = writer.nextIndex();
             history = QueueIdentity.history(dir);
@@ -250,6 +251,21 @@ public final class Replica implements AutoCloseable {
         } catch (InternalError e) { // a fault the queue did not translate: still a stop with a reason, not a silent death
             stop(new IllegalStateException("replica " + dir + ": " + e.getMessage(), e));
         }
+    }
+
+    /**
+     * Opens the replica's writer. With {@link ReplicaOptions#rejoin()}, a primary (a queue with an id and no {@code
+     * replica-of} marker) becomes a replica first ({@link QueueTerms#demote}: its open appenders stop); without it,
+     * the writer refuses such a directory.
+     */
+    private ReplicaWriter openWriter() {
+        if (options.rejoin() && java.nio.file.Files.isDirectory(dir) && !QueueIdentity.isReplica(dir)
+                && QueueIdentity.history(dir) != null && QueueTerms.demote(dir, "aeron " + options.source(),
+                options.privateFiles())) {
+            LOG.log(System.Logger.Level.WARNING, "queue " + dir + " rejoins as a replica of " + options.source()
+                    + ": its appenders stop; records the source does not hold are set aside");
+        }
+        return ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles());
     }
 
     /** Starts a new handshake (a new nonce) the next time round; {@code reason}, if any, is logged. */
@@ -432,6 +448,9 @@ public final class Replica implements AutoCloseable {
                             + (writer.nextIndex() - 1);
                 }
                 history = QueueIdentity.follow(dir, challengedQueue, sourceTerms);
+                if (history.currentTerm() <= QueueTerms.MAX_TERM) {
+                    QueueTerms.fence(dir, history.currentTerm()); // an appender still open here stops (a rejoining primary's)
+                }
                 queueId = challengedQueue;
                 state = State.STREAMING;
                 nonce = null;

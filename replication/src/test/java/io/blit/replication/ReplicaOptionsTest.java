@@ -111,7 +111,7 @@ class ReplicaOptionsTest {
     void toStringNamesEveryOptionButShowsOnlyTheSecretsLength() {
         assertEquals("ReplicaOptions[source=127.0.0.1:7000, endpoint=127.0.0.1:7001, secret=(32 bytes), sync=true,"
                 + " expectedLayouts=null, aeronDir=null, sourceTimeout=PT2S, requireEncryption=false,"
-                + " privateFiles=false]", defaults().sync(true).toString());
+                + " privateFiles=false, rejoin=false]", defaults().sync(true).toString());
     }
 
     @Test

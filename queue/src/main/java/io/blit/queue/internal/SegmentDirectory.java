@@ -4,6 +4,7 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueOptions;
+import io.blit.queue.TermHistory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

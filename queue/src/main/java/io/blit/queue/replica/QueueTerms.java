@@ -3,11 +3,11 @@ package io.blit.queue.replica;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueFencedException;
 import io.blit.queue.QueueOptions;
+import io.blit.queue.TermHistory;
 import io.blit.queue.internal.FenceFile;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.TermHistory;
 import io.blit.queue.internal.TermHistoryFile;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -195,6 +195,57 @@ public final class QueueTerms {
         }
         requireTerm(term);
         return term;
+    }
+
+    /**
+     * Makes the primary in {@code dir} a replica of {@code source}, to rejoin the primary of a newer term: raises its
+     * fence one term above its own, so that every appender open on it (in any process) stops at its next append, then
+     * writes its {@code replica-of} marker, so that no appender opens. Its records stay; replication then sets aside
+     * (quarantines) those the new primary's history does not hold. Nothing happens to a directory that is a replica
+     * already. {@link #promote} reverses it.
+     *
+     * @param dir          the queue directory: a queue with an id (it was appended to, served or followed)
+     * @param source       what the marker names (the source's endpoint)
+     * @param privateFiles whether the marker (and a fence it creates) is owner-only
+     * @return whether it was a primary and is a replica now
+     * @throws IllegalArgumentException if {@code dir} is not a directory
+     * @throws IllegalStateException    if the queue has no id (a queue of a build without ids: follow it into an
+     *                                  empty directory instead), or its term is {@link #MAX_TERM}
+     * @throws UncheckedIOException     if the files cannot be read or written
+     */
+    public static boolean demote(Path dir, String source, boolean privateFiles) {
+        requireDirectory(dir);
+        Objects.requireNonNull(source, "source");
+        if (ReplicaMarker.sourceOf(dir) != null) {
+            return false;
+        }
+        TermHistory history = TermHistoryFile.read(dir);
+        if (history == null) {
+            throw new IllegalStateException("queue " + dir + " has no queue id: it cannot rejoin a primary (replicate"
+                    + " into an empty directory instead)");
+        }
+        if (history.currentTerm() >= MAX_TERM) {
+            throw new IllegalStateException("queue " + dir + " is of the highest term " + MAX_TERM);
+        }
+        MemorySegment fence = mapFence(dir);
+        FenceFile.raise(fence, history.currentTerm() + 1);
+        fence.force();
+        ReplicaMarker.mark(dir, source, privateFiles);
+        return true;
+    }
+
+    /**
+     * {@return the fence of the queue in {@code dir}: the highest term it knows of, or -1 if it has no fence file yet}
+     * Reads the file (a few system calls): for a source that checks now and then whether its queue was promoted or
+     * fenced, not for an append path.
+     *
+     * @throws IllegalArgumentException if {@code dir} is not a directory
+     * @throws io.blit.queue.QueueCorruptedException if the fence file is invalid
+     * @throws UncheckedIOException if it cannot be read
+     */
+    public static long fenceTerm(Path dir) {
+        requireDirectory(dir);
+        return FenceFile.read(dir);
     }
 
     /** The fence of {@code dir} mapped writable, created holding its current term if it has none. */
