@@ -53,6 +53,11 @@ public class FollowCommand implements Callable<Integer> {
             + "and its files (mode 0600) readable and writable by this user only")
     private boolean privateFiles;
 
+    @Option(names = "--rejoin", description = "let a former primary (a queue that takes appends) follow the primary "
+            + "of a newer term: its appenders stop and its records the source does not hold are moved into a "
+            + "quarantine queue inside it; without it such a directory is refused")
+    private boolean rejoin;
+
     @Option(names = "--encrypt", description = "require the source to encrypt every batch (AES-256-GCM); without it "
             + "batches are authenticated, not encrypted, unless the source encrypts")
     private boolean encrypt;
@@ -116,7 +121,7 @@ public class FollowCommand implements Callable<Integer> {
         try {
             return expectations(ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
                     .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles)
-                    .requireEncryption(encrypt));
+                    .requireEncryption(encrypt).rejoin(rejoin));
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

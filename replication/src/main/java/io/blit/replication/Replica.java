@@ -230,26 +230,35 @@ public final class Replica implements AutoCloseable {
                     AeronConnection.CONTROL_STREAM);
             IdleStrategy idle = IdleStrategies.create();
             unansweredSince = System.nanoTime();
-            while (running) {
-                long now = System.nanoTime();
-                if (state != State.HANDSHAKE && now - lastHeard > options.sourceTimeout().toNanos()) {
-                    restartHandshake(state == State.STREAMING ? "source " + options.source() + " silent; resubscribing from "
-                            + writer.nextIndex() : "replica " + dir + ": source " + options.source() + " challenged it"
-                            + " but neither accepted nor refused within " + options.sourceTimeout().toMillis()
-                            + " ms; subscribing again");
-                }
-                if (state != State.STREAMING && now - lastSent > RESUBSCRIBE_NANOS) {
-                    resend(now);
-                }
-                int work = data.poll(assembler, 64);
-                acknowledge();
-                drops.maybeLog(now);
-                idle.idle(work);
+            try {
+                follow(assembler, idle);
+            } finally {
+                writer.close(); // the writer a quarantine reopened, if any (closing twice is nothing)
             }
         } catch (RuntimeException e) {
             stop(e);
         } catch (InternalError e) { // a fault the queue did not translate: still a stop with a reason, not a silent death
             stop(new IllegalStateException("replica " + dir + ": " + e.getMessage(), e));
+        }
+    }
+
+    /** The replica's loop, until it is closed or stops: handshakes, then the stream. */
+    private void follow(BoundedAssembler assembler, IdleStrategy idle) {
+        while (running) {
+            long now = System.nanoTime();
+            if (state != State.HANDSHAKE && now - lastHeard > options.sourceTimeout().toNanos()) {
+                restartHandshake(state == State.STREAMING ? "source " + options.source() + " silent; resubscribing from "
+                        + writer.nextIndex() : "replica " + dir + ": source " + options.source() + " challenged it"
+                        + " but neither accepted nor refused within " + options.sourceTimeout().toMillis()
+                        + " ms; subscribing again");
+            }
+            if (state != State.STREAMING && now - lastSent > RESUBSCRIBE_NANOS) {
+                resend(now);
+            }
+            int work = data.poll(assembler, 64);
+            acknowledge();
+            drops.maybeLog(now);
+            idle.idle(work);
         }
     }
 
