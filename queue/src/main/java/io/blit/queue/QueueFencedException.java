@@ -13,7 +13,9 @@ import java.nio.file.Path;
 public final class QueueFencedException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
+    /** The term the refused appender writes in. */
     private final long term;
+    /** The newer term the queue directory knows of. */
     private final long newTerm;
 
     /**

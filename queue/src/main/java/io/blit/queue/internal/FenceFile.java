@@ -18,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
 import java.util.zip.CRC32C;
 
@@ -106,10 +107,16 @@ public final class FenceFile {
         OpenOption[] modes = writable
                 ? new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS}
                 : new OpenOption[] {StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS}; // a link: ELOOP
-        try (FileChannel channel = FileChannel.open(file, modes)) {
-            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                throw new IOException("not a regular file");
+        try {
+            if (!Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
+                throw new IOException("not a regular file"); // checked before the open, which a FIFO would block
             }
+        } catch (NoSuchFileException absent) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map the fence " + file + ": " + e.getMessage(), e);
+        }
+        try (FileChannel channel = FileChannel.open(file, modes)) {
             ByteBuffer bytes = ByteBuffer.allocate(LENGTH + 1);
             while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
                 // reads the whole file, and one byte more if it is longer than a fence
