@@ -1,10 +1,12 @@
 package io.blit.cli;
 
+import io.blit.queue.replica.Quarantine;
 import io.blit.replication.Replica;
 import io.blit.replication.ReplicaOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -93,7 +95,14 @@ public class FollowCommand implements Callable<Integer> {
             out.println("following " + source + " into " + dir);
             out.flush();
             long before = Math.max(0, replica.nextIndex());
+            int quarantinesShown = 0;
             while (!stop.awaitStop(1)) {
+                List<Quarantine.Quarantined> quarantined = replica.quarantined();
+                for (; quarantinesShown < quarantined.size(); quarantinesShown++) {
+                    Quarantine.Quarantined tail = quarantined.get(quarantinesShown);
+                    out.println("quarantined " + (tail.end() - tail.from()) + " records (index " + tail.from() + " to "
+                            + (tail.end() - 1) + ") into " + tail.directory());
+                }
                 if (replica.refusal() != null) {
                     err.println("error: " + CliSupport.oneLine(replica.refusal().getMessage()));
                     return CliSupport.FAILED;
