@@ -14,6 +14,7 @@ import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.TermHistoryFile;
 import io.blit.queue.internal.TimeLookup;
 import io.blit.queue.internal.TimeRolls;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +54,8 @@ public final class BlitQueue<T> implements AutoCloseable {
     /** The appenders and tailers created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
     private final boolean privateFiles;
-    /** The directory's fence word, mapped at the first appender; guarded by this. */
+    /** The directory's fence word, mapped at the first appender in a shared arena the queue closes; guarded by this. */
+    private Arena fenceArena;
     private MemorySegment fence;
     private final QueueMonitor monitor = new QueueMonitor(this);
 
@@ -190,8 +192,11 @@ public final class BlitQueue<T> implements AutoCloseable {
     private synchronized MemorySegment fence(long term) {
         if (fence == null) {
             FenceFile.createIfAbsent(dir, term, privateFiles, processTag());
-            fence = FenceFile.map(dir, false);
+            fenceArena = Arena.ofShared();
+            fence = FenceFile.map(dir, false, fenceArena);
             if (fence == null) {
+                fenceArena.close();
+                fenceArena = null;
                 throw new IllegalStateException("the fence " + dir.resolve(FenceFile.NAME) + " was deleted while the"
                         + " queue opened an appender; it must stay while the queue exists");
             }
@@ -394,7 +399,15 @@ public final class BlitQueue<T> implements AutoCloseable {
         monitor.unregister();
         cursors.refuseMore();
         files.close();
-        cursors.closeEach();
+        try {
+            cursors.closeEach();
+        } finally {
+            if (fenceArena != null) { // unmapped with the queue: an appender left open in another thread then throws
+                fenceArena.close();
+                fenceArena = null;
+                fence = null;
+            }
+        }
     }
 
     // ---- for Appender and Tailer

@@ -94,15 +94,15 @@ public final class FenceFile {
     }
 
     /**
-     * The fence of the queue in {@code dir}, mapped in an automatic arena (unmapped when no longer reachable), which
-     * any thread may use.
+     * The fence of the queue in {@code dir}, mapped in {@code arena}: a shared arena for a mapping any thread uses,
+     * which the caller closes to unmap it.
      *
      * @param writable whether to map it for {@link #raise} too
      * @return the mapping, or null if the directory has no fence file
      * @throws QueueCorruptedException if the file is not a fence this build reads
      * @throws UncheckedIOException    if it cannot be read or mapped, or is a link or not a regular file
      */
-    public static MemorySegment map(Path dir, boolean writable) {
+    public static MemorySegment map(Path dir, boolean writable, Arena arena) {
         Path file = dir.resolve(NAME);
         OpenOption[] modes = writable
                 ? new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS}
@@ -123,7 +123,7 @@ public final class FenceFile {
             }
             check(file, bytes.array(), bytes.position());
             return channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0, LENGTH,
-                    Arena.ofAuto());
+                    arena);
         } catch (NoSuchFileException absent) {
             return null;
         } catch (IOException e) {
@@ -138,8 +138,10 @@ public final class FenceFile {
      * @throws UncheckedIOException    if it cannot be read
      */
     public static long read(Path dir) {
-        MemorySegment fence = map(dir, false);
-        return fence == null ? -1 : load(fence);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment fence = map(dir, false, arena);
+            return fence == null ? -1 : load(fence);
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.internal.TermHistoryFile;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,12 +105,14 @@ public final class QueueTerms {
     public static boolean fence(Path dir, long term) {
         requireTerm(term);
         requireDirectory(dir);
-        MemorySegment fence = mapFence(dir);
-        boolean raised = FenceFile.raise(fence, term);
-        if (raised) {
-            fence.force(); // a fence lost to a crash would let the old primary append again after its restart
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment fence = mapFence(dir, arena);
+            boolean raised = FenceFile.raise(fence, term);
+            if (raised) {
+                fence.force(); // a fence lost to a crash would let the old primary append again after its restart
+            }
+            return raised;
         }
-        return raised;
     }
 
     /**
@@ -171,9 +174,11 @@ public final class QueueTerms {
                         + history.currentTerm() + " begins (" + termStart + "): it cannot be promoted");
             }
             TermHistoryFile.write(dir, history.withTerm(term, end), ownerOnly, tag());
-            MemorySegment fence = mapFence(dir);
-            FenceFile.raise(fence, term);
-            fence.force();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment fence = mapFence(dir, arena);
+                FenceFile.raise(fence, term);
+                fence.force();
+            }
             ReplicaMarker.remove(dir); // last: until now every appender is refused as on a replica
             return term;
         }
@@ -249,11 +254,11 @@ public final class QueueTerms {
     }
 
     /** The fence of {@code dir} mapped writable, created holding its current term if it has none. */
-    private static MemorySegment mapFence(Path dir) {
+    private static MemorySegment mapFence(Path dir, Arena arena) {
         TermHistory history = TermHistoryFile.read(dir);
         FenceFile.createIfAbsent(dir, history == null ? 0 : history.currentTerm(), QueueIdentity.ownerOnly(dir),
                 tag());
-        MemorySegment fence = FenceFile.map(dir, true);
+        MemorySegment fence = FenceFile.map(dir, true, arena);
         if (fence == null) {
             throw new IllegalStateException("the fence " + dir.resolve(FenceFile.NAME) + " was deleted while it was"
                     + " raised; it must stay while the queue exists");

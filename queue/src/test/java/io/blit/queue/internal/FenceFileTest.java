@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.QueueCorruptedException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,9 @@ class FenceFileTest {
 
     @Test
     void theFirstCreatorsTermStandsAndNoTemporaryIsLeft() throws Exception {
-        assertNull(FenceFile.map(dir, false));
+        try (Arena arena = Arena.ofConfined()) {
+            assertNull(FenceFile.map(dir, false, arena));
+        }
         assertEquals(-1, FenceFile.read(dir));
         FenceFile.createIfAbsent(dir, 3, false, "a");
         FenceFile.createIfAbsent(dir, 8, false, "b");
@@ -37,14 +40,16 @@ class FenceFileTest {
     @Test
     void raisingIsMonotonicAndSeenThroughEveryMapping() {
         FenceFile.createIfAbsent(dir, 2, false, "a");
-        MemorySegment writer = FenceFile.map(dir, true);
-        MemorySegment reader = FenceFile.map(dir, false);
-        assertFalse(FenceFile.raise(writer, 1));
-        assertFalse(FenceFile.raise(writer, 2));
-        assertTrue(FenceFile.raise(writer, 5));
-        assertFalse(FenceFile.raise(writer, 4));
-        assertEquals(5, FenceFile.load(reader));
-        assertEquals(5, FenceFile.read(dir));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment writer = FenceFile.map(dir, true, arena);
+            MemorySegment reader = FenceFile.map(dir, false, arena);
+            assertFalse(FenceFile.raise(writer, 1));
+            assertFalse(FenceFile.raise(writer, 2));
+            assertTrue(FenceFile.raise(writer, 5));
+            assertFalse(FenceFile.raise(writer, 4));
+            assertEquals(5, FenceFile.load(reader));
+            assertEquals(5, FenceFile.read(dir));
+        }
     }
 
     @Test
@@ -66,7 +71,9 @@ class FenceFileTest {
         FenceFile.createIfAbsent(elsewhere, 1, false, "a");
         Path queue = Files.createDirectory(dir.resolve("queue"));
         Files.createSymbolicLink(queue.resolve(FenceFile.NAME), elsewhere.resolve(FenceFile.NAME));
-        assertThrows(UncheckedIOException.class, () -> FenceFile.map(queue, true));
+        try (Arena arena = Arena.ofConfined()) {
+            assertThrows(UncheckedIOException.class, () -> FenceFile.map(queue, true, arena));
+        }
     }
 
     private void assertCorrupt(byte[] bytes, long offset, String problem) throws Exception {
