@@ -23,6 +23,7 @@ import io.blit.layout.violation.LayoutUsesCore;
 import io.blit.maven.violation.PluginUsesLayoutVerifier;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.internal.RecordWalker;
+import io.blit.queue.internal.TimeRolls;
 import io.blit.queue.internal.violation.EngineUsesBlitQueue;
 import io.blit.queue.internal.violation.EngineUsesRecordStream;
 import io.blit.queue.replica.RecordStream;
@@ -191,6 +192,27 @@ class RulesCanFailTest {
         assertViolates(BlitRules.QUEUE_LAYERS,
                 new ClassFileImporter().importClasses(EngineUsesBlitQueue.class, BlitQueue.class),
                 EngineUsesBlitQueue.class.getName());
+    }
+
+    /**
+     * A value type's class using the engine: the fixture is generated, because only the value type's own module may
+     * declare a class in its nest. Named as a class nested in {@code QueueOptions} (which belongs to its layer), it
+     * calls {@link TimeRolls}.
+     */
+    @Test
+    void queueLayersRejectAValueTypeUsingTheEngine(@TempDir Path dir) throws IOException {
+        String name = "io.blit.queue.QueueOptions$UsesEngine";
+        ClassDesc timeRolls = ClassDesc.of(TimeRolls.class.getName());
+        MethodTypeDesc boundaryAfter = MethodTypeDesc.ofDescriptor("(JJ)J");
+        byte[] bytes = ClassFile.of().build(ClassDesc.of(name), type -> type
+                .withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL)
+                .withMethodBody("rollAt", boundaryAfter, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
+                        code -> code.lload(0).lload(2).invokestatic(timeRolls, "boundaryAfter", boundaryAfter).lreturn()));
+        Path file = dir.resolve(name.replace('.', '/') + ".class");
+        Files.createDirectories(file.getParent());
+        Files.write(file, bytes);
+
+        assertViolates(BlitRules.QUEUE_LAYERS, new ClassFileImporter().importPath(file), name);
     }
 
     /** A slice cycle needs both directions imported: the fixture's use of replica, and replica's of the engine. */
