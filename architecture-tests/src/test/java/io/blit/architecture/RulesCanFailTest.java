@@ -32,6 +32,7 @@ import io.blit.queue.violation.QueueUsesTools;
 import io.blit.replication.violation.ReplicationUsesTools;
 import io.blit.stress.violation.StressUsesCoreInternal;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.classfile.ClassFile;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
@@ -197,7 +198,7 @@ class RulesCanFailTest {
     /**
      * A value type's class using the engine: the fixture is generated, because only the value type's own module may
      * declare a class in its nest. Named as a class nested in {@code QueueOptions} (which belongs to its layer), it
-     * calls {@link TimeRolls}.
+     * calls {@link TimeRolls}, whose class file is imported beside it (a layer considers only the classes imported).
      */
     @Test
     void queueLayersRejectAValueTypeUsingTheEngine(@TempDir Path dir) throws IOException {
@@ -212,7 +213,13 @@ class RulesCanFailTest {
         Files.createDirectories(file.getParent());
         Files.write(file, bytes);
 
-        assertViolates(BlitRules.QUEUE_LAYERS, new ClassFileImporter().importPath(file), name);
+        Path engineClass = dir.resolve(TimeRolls.class.getName().replace('.', '/') + ".class");
+        Files.createDirectories(engineClass.getParent());
+        try (InputStream engineBytes = TimeRolls.class.getResourceAsStream("TimeRolls.class")) {
+            Files.copy(engineBytes, engineClass);
+        }
+
+        assertViolates(BlitRules.QUEUE_LAYERS, new ClassFileImporter().importPath(dir), name);
     }
 
     /** A slice cycle needs both directions imported: the fixture's use of replica, and replica's of the engine. */
