@@ -232,9 +232,11 @@ public final class QueueTerms {
         if (history.currentTerm() >= MAX_TERM) {
             throw new IllegalStateException("queue " + dir + " is of the highest term " + MAX_TERM);
         }
-        MemorySegment fence = mapFence(dir);
-        FenceFile.raise(fence, history.currentTerm() + 1);
-        fence.force();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment fence = mapFence(dir, arena);
+            FenceFile.raise(fence, history.currentTerm() + 1);
+            fence.force();
+        }
         ReplicaMarker.mark(dir, source, privateFiles);
         return true;
     }
