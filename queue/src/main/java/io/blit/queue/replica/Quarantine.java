@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * Moves a queue's records from an index on into a quarantine queue inside its directory: the divergent tail of an old
  * primary that rejoins as a replica, kept (never deleted) and never served.
  *
- * <p>The quarantine queue is {@code <dir>/quarantine/from-<from>-<UTC time yyyyMMdd'T'HHmmss'Z'>}, a queue of its own:
+ * <p>The quarantine queue is {@code <dir>/quarantine/from-<from>-<UTC time yyyyMMdd'T'HHmmss'Z'>} (with {@code -2},
+ * {@code -3}, ... appended if a move from the same index took that name in the same second), a queue of its own:
  * its first file starts at index {@code from} (as a queue whose older files retention deleted), and its records are
  * the moved ones byte for byte at the same indices, with their types and append times. The live queue in {@code dir}
  * then ends at {@code from}: its next record gets index {@code from}. Nothing that lists a queue's files looks into
@@ -114,6 +115,10 @@ public final class Quarantine {
         boolean ownerOnly = SegmentTail.ownerOnly(dir);
         Path quarantines = dir.resolve(DIRECTORY);
         Path target = quarantines.resolve("from-" + from + "-" + STAMP.format(Instant.now()));
+        for (int again = 2; Files.exists(target) || Files.exists(target.resolveSibling(target.getFileName() + PARTIAL));
+             again++) { // a second move from the same index within the same second
+            target = quarantines.resolve("from-" + from + "-" + STAMP.format(Instant.now()) + "-" + again);
+        }
         Path partial = quarantines.resolve(target.getFileName() + PARTIAL);
         try {
             FileModes.createDirectories(partial, ownerOnly);
@@ -134,7 +139,7 @@ public final class Quarantine {
             SegmentTail.forceDirectory(quarantines);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot quarantine queue " + dir + " from index " + from + " into "
-                    + target + ": " + e.getMessage(), e);
+                    + partial + ": " + e.getMessage(), e);
         }
         cut(dir, from, target);
         return Optional.of(new Quarantined(target, from, end));
