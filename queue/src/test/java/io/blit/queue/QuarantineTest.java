@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.Quarantine.Quarantined;
 import io.blit.queue.replica.RecordStream;
@@ -16,8 +18,11 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -171,6 +176,68 @@ class QuarantineTest {
         List<Stored> live = readAll(old);
         assertEquals(from + 1_000, live.size());
         assertEquals(readAll(primary).subList(0, (int) from), live.subList(0, (int) from));
+    }
+
+    @Test
+    void aDeadWritersClaimInTheTailIsQuarantinedAbandoned() throws IOException {
+        Kind.TYPED.append(primary, 0, 1_000, 0);
+        long from = SegmentFiles.list(primary)[1] + 9;
+        oldPrimaryDivergingAt(Kind.TYPED, from, 100);
+        long[] files = SegmentFiles.list(old);
+        long claimedAt;
+        try (FileChannel channel = FileChannel.open(SegmentFiles.path(old, files[files.length - 1]),
+                StandardOpenOption.READ, StandardOpenOption.WRITE); Arena arena = Arena.ofConfined()) {
+            MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), arena);
+            claimedAt = endOfRecords(file);
+            file.set(ValueLayout.JAVA_LONG, claimedAt, RecordHeader.claimed(4_000_000, 8 + 144)); // a killed appender's
+        }
+
+        Quarantined quarantined = Quarantine.moveFrom(old, from).orElseThrow();
+
+        assertEquals(from + 101, quarantined.end(), "the claimed index is moved too");
+        assertEquals(100, readAll(quarantined.directory()).size(), "read without waiting for the dead claimer");
+        long[] moved = SegmentFiles.list(quarantined.directory());
+        try (FileChannel channel = FileChannel.open(SegmentFiles.path(quarantined.directory(), moved[moved.length - 1]));
+             Arena arena = Arena.ofConfined()) {
+            MemorySegment file = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            long word = file.get(ValueLayout.JAVA_LONG, lastRecord(file));
+            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(word), RecordHeader.describe(word));
+        }
+    }
+
+    @Test
+    void theQuarantineOfAnOwnerOnlyQueueIsOwnerOnly() throws IOException {
+        Kind.RAW.append(primary, 0, 2_000, 0);
+        long from = SegmentFiles.list(primary)[1] + 2;
+        oldPrimaryDivergingAt(Kind.RAW, from, 500);
+        Files.setPosixFilePermissions(old, PosixFilePermissions.fromString("rwx------"));
+
+        Path quarantine = Quarantine.moveFrom(old, from).orElseThrow().directory();
+
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(quarantine.getParent())));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(quarantine)));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                SegmentFiles.path(quarantine, from))), "the file holding from, copied");
+    }
+
+    /** The position of the first empty header word of a segment file's records. */
+    private static long endOfRecords(MemorySegment file) {
+        long at = SegmentHeader.RECORDS_START;
+        for (long word = file.get(ValueLayout.JAVA_LONG, at); word != 0; word = file.get(ValueLayout.JAVA_LONG, at)) {
+            at += RecordHeader.recordLength(RecordHeader.length(word));
+        }
+        return at;
+    }
+
+    /** The position of the last record of a segment file. */
+    private static long lastRecord(MemorySegment file) {
+        long last = -1;
+        long at = SegmentHeader.RECORDS_START;
+        for (long word = file.get(ValueLayout.JAVA_LONG, at); word != 0; word = file.get(ValueLayout.JAVA_LONG, at)) {
+            last = at;
+            at += RecordHeader.recordLength(RecordHeader.length(word));
+        }
+        return last;
     }
 
     @Test

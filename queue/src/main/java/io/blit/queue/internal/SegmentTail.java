@@ -69,9 +69,9 @@ public final class SegmentTail {
      * Writes into {@code target} (a directory that is not yet a queue) the file of first index {@code from}: the
      * header of {@code dir}'s file {@code first} with that first index, then that file's records from index
      * {@code from} on, byte for byte, from the first record position, then the source file's padding word (or one
-     * of its own if the source file ended at its end without one: its next file exists), and their checkpoints. A record still CLAIMED (its writer is
-     * dead: the caller guarantees no writer) is stored ABANDONED, as a reader that may write stores it. Forced before
-     * return.
+     * of its own if the source file ended at its end without one: its next file exists), and their checkpoints. A
+     * record still CLAIMED (its writer is dead: the caller guarantees no writer) is stored ABANDONED, as a reader that
+     * may write stores it. Forced before return.
      *
      * @param privateFiles whether the file is created {@code rw-------}
      * @throws UncheckedIOException if the file system fails

@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * Moves a queue's records from an index on into a quarantine queue inside its directory: the divergent tail of an old
  * primary that rejoins as a replica, kept (never deleted) and never served.
  *
- * <p>The quarantine queue is {@code <dir>/quarantine/from-<from>-<UTC time yyyyMMdd'T'HHmmss'Z'>}, a queue of its own:
+ * <p>The quarantine queue is {@code <dir>/quarantine/from-<from>-<UTC time yyyyMMdd'T'HHmmss'Z'>} (with {@code -2},
+ * {@code -3}, ... appended if a move from the same index took that name in the same second), a queue of its own:
  * its first file starts at index {@code from} (as a queue whose older files retention deleted), and its records are
  * the moved ones byte for byte at the same indices, with their types and append times. The live queue in {@code dir}
  * then ends at {@code from}: its next record gets index {@code from}. Nothing that lists a queue's files looks into
@@ -34,11 +35,11 @@ import java.util.stream.Stream;
  * <p><b>Order and crash safety.</b> (1) The quarantine queue is built under {@code <name>.partial}: the file holding
  * {@code from} copied from that record on, every later file hard-linked, each with its checkpoints and forced, then
  * a {@code cut-pending} file naming {@code from}, forced. (2) It is renamed to its name and the {@code quarantine}
- * directory forced: the queue is complete and the cut is due. (3) The live queue is cut: its files of first
- * index {@code from} and later are deleted, newest first (all but its first file), the directory forced, then the
- * newest file left has its records from {@code from} on cleared, with their checkpoints, and is forced; a file whose
- * records end at {@code from} with a padding word keeps it, so that the next file, the source's or an appender's,
- * starts at {@code from}. (4) {@code cut-pending} is deleted. Every call first finishes what a killed call
+ * directory and {@code dir} forced: the queue is complete and the cut is due. (3) The live queue is cut: its files
+ * of first index {@code from} and later are deleted, newest first (all but its first file), the directory forced,
+ * then the newest file left has its records from {@code from} on cleared, with their checkpoints, and is forced; a
+ * file whose records end at {@code from} with a padding word keeps it, so that the next file, the source's or an
+ * appender's, starts at {@code from}. (4) {@code cut-pending} is deleted. Every call first finishes what a killed call
  * left: a {@code .partial} directory (a copy; the live queue still holds its records) is deleted, a quarantine queue
  * that still holds {@code cut-pending} has its cut done again (each step is idempotent) and the file deleted. So no
  * record is ever only in a file being written, and a rerun after a crash at any step quarantines once.
@@ -114,6 +115,18 @@ public final class Quarantine {
         boolean ownerOnly = SegmentTail.ownerOnly(dir);
         Path quarantines = dir.resolve(DIRECTORY);
         Path target = quarantines.resolve("from-" + from + "-" + STAMP.format(Instant.now()));
+        for (int again = 2; Files.exists(target) || Files.exists(target.resolveSibling(target.getFileName() + PARTIAL));
+             again++) { // a second move from the same index within the same second
+            target = quarantines.resolve("from-" + from + "-" + STAMP.format(Instant.now()) + "-" + again);
+        }
+        publish(dir, firsts, from, target, ownerOnly);
+        cut(dir, from, target);
+        return Optional.of(new Quarantined(target, from, end));
+    }
+
+    /** Steps 1 and 2 of the class comment: the quarantine queue {@code target}, complete, forced, its cut pending. */
+    private static void publish(Path dir, long[] firsts, long from, Path target, boolean ownerOnly) {
+        Path quarantines = target.getParent();
         Path partial = quarantines.resolve(target.getFileName() + PARTIAL);
         try {
             FileModes.createDirectories(partial, ownerOnly);
@@ -132,12 +145,11 @@ public final class Quarantine {
             SegmentTail.forceDirectory(partial);
             Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
             SegmentTail.forceDirectory(quarantines);
+            SegmentTail.forceDirectory(dir); // the quarantine directory's own entry, if this move created it
         } catch (IOException e) {
             throw new UncheckedIOException("cannot quarantine queue " + dir + " from index " + from + " into "
-                    + target + ": " + e.getMessage(), e);
+                    + partial + ": " + e.getMessage(), e);
         }
-        cut(dir, from, target);
-        return Optional.of(new Quarantined(target, from, end));
     }
 
     /**
