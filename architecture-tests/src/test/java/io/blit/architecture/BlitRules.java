@@ -130,7 +130,9 @@ final class BlitRules {
     /**
      * The queue's value types: public classes of {@code io.blit.queue} with no behaviour over the engine (exceptions,
      * options, policies, the clock, message-type descriptions, the records the facades return), which the engine
-     * ({@code io.blit.queue.internal}) may throw and take. Top-level class names; nested classes belong to theirs.
+     * ({@code io.blit.queue.internal}) may throw and take, and which use no engine class: the format's limits they
+     * check are their own constants (as {@code MessageTypes.MAX_TYPE_ID}), which {@code FormatLimitsTest} pins to the engine's.
+     * Top-level class names; nested classes belong to theirs.
      * Every other class of {@code io.blit.queue} and {@code io.blit.queue.replica} is a facade. docs/queue-design.md,
      * "Layers", says why.
      */
@@ -140,6 +142,7 @@ final class BlitRules {
             "io.blit.queue.MessagesDeletedException",
             "io.blit.queue.QueueCorruptedException",
             "io.blit.queue.ReplicaAppendException",
+            "io.blit.queue.QueueFencedException",
             "io.blit.queue.QueueClock",
             "io.blit.queue.CachedEpochClock",
             "io.blit.queue.QueueOptions",
@@ -151,19 +154,6 @@ final class BlitRules {
             "io.blit.queue.PendingClaim",
             "io.blit.queue.QueueStats",
             "io.blit.queue.TermHistory");
-
-    /**
-     * The value types that still use engine classes, and which: the format's limits (type ids, table size, segment
-     * size, roll periods) and the error messages that {@code QueueErrors} builds for every exception. Value type to
-     * the engine classes it may use; a use not listed here breaks {@link #QUEUE_LAYERS}.
-     */
-    static final Map<String, Set<String>> QUEUE_VALUES_USING_ENGINE = Map.of(
-            "io.blit.queue.MessageTypes", Set.of("io.blit.queue.internal.FileType",
-                    "io.blit.queue.internal.RecordHeader", "io.blit.queue.internal.SegmentHeader"),
-            "io.blit.queue.TypeEntry", Set.of("io.blit.queue.internal.RecordHeader"),
-            "io.blit.queue.QueueOptions", Set.of("io.blit.queue.internal.QueueErrors",
-                    "io.blit.queue.internal.SegmentHeader", "io.blit.queue.internal.TimeRolls"),
-            "io.blit.queue.RetentionPolicy", Set.of("io.blit.queue.internal.QueueErrors"));
 
     private static final DescribedPredicate<JavaClass> QUEUE_VALUE = new DescribedPredicate<>(
             "are queue value types (BlitRules.QUEUE_VALUES)") {
@@ -183,17 +173,6 @@ final class BlitRules {
             .layer("Facades").definedBy(QUEUE_FACADE)
             .whereLayer("Facades").mayNotBeAccessedByAnyLayer()
             .whereLayer("Engine").mayOnlyBeAccessedByLayers("Facades")
-            .ignoreDependency(new DescribedPredicate<>("a listed value type") {
-                @Override
-                public boolean test(JavaClass type) {
-                    return QUEUE_VALUES_USING_ENGINE.containsKey(topLevelName(type));
-                }
-            }, new DescribedPredicate<>("an engine class it may use (BlitRules.QUEUE_VALUES_USING_ENGINE)") {
-                @Override
-                public boolean test(JavaClass type) {
-                    return QUEUE_VALUES_USING_ENGINE.values().stream().anyMatch(used -> used.contains(type.getName()));
-                }
-            })
             .because("the queue is three layers, a DAG at class level: value types use neither engine nor facades,"
                     + " the engine (io.blit.queue.internal) uses values only, the facades (BlitQueue, Appender,"
                     + " Tailer, ..., and io.blit.queue.replica) use both; no bridge from the API package to the"

@@ -23,6 +23,7 @@ import io.blit.layout.violation.LayoutUsesCore;
 import io.blit.maven.violation.PluginUsesLayoutVerifier;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.internal.RecordWalker;
+import io.blit.queue.internal.TimeRolls;
 import io.blit.queue.internal.violation.EngineUsesBlitQueue;
 import io.blit.queue.internal.violation.EngineUsesRecordStream;
 import io.blit.queue.replica.RecordStream;
@@ -31,6 +32,7 @@ import io.blit.queue.violation.QueueUsesTools;
 import io.blit.replication.violation.ReplicationUsesTools;
 import io.blit.stress.violation.StressUsesCoreInternal;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.classfile.ClassFile;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
@@ -191,6 +193,33 @@ class RulesCanFailTest {
         assertViolates(BlitRules.QUEUE_LAYERS,
                 new ClassFileImporter().importClasses(EngineUsesBlitQueue.class, BlitQueue.class),
                 EngineUsesBlitQueue.class.getName());
+    }
+
+    /**
+     * A value type's class using the engine: the fixture is generated, because only the value type's own module may
+     * declare a class in its nest. Named as a class nested in {@code QueueOptions} (which belongs to its layer), it
+     * calls {@link TimeRolls}, whose class file is imported beside it (a layer considers only the classes imported).
+     */
+    @Test
+    void queueLayersRejectAValueTypeUsingTheEngine(@TempDir Path dir) throws IOException {
+        String name = "io.blit.queue.QueueOptions$UsesEngine";
+        ClassDesc timeRolls = ClassDesc.of(TimeRolls.class.getName());
+        MethodTypeDesc boundaryAfter = MethodTypeDesc.ofDescriptor("(JJ)J");
+        byte[] bytes = ClassFile.of().build(ClassDesc.of(name), type -> type
+                .withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL)
+                .withMethodBody("rollAt", boundaryAfter, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC,
+                        code -> code.lload(0).lload(2).invokestatic(timeRolls, "boundaryAfter", boundaryAfter).lreturn()));
+        Path file = dir.resolve(name.replace('.', '/') + ".class");
+        Files.createDirectories(file.getParent());
+        Files.write(file, bytes);
+
+        Path engineClass = dir.resolve(TimeRolls.class.getName().replace('.', '/') + ".class");
+        Files.createDirectories(engineClass.getParent());
+        try (InputStream engineBytes = TimeRolls.class.getResourceAsStream("TimeRolls.class")) {
+            Files.copy(engineBytes, engineClass);
+        }
+
+        assertViolates(BlitRules.QUEUE_LAYERS, new ClassFileImporter().importPath(dir), name);
     }
 
     /** A slice cycle needs both directions imported: the fixture's use of replica, and replica's of the engine. */

@@ -4,6 +4,7 @@ import io.blit.queue.ConsumerHeldException;
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.QueueFencedException;
 import io.blit.queue.ReplicaAppendException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -135,7 +136,8 @@ public final class CliSupport {
         if (e instanceof BadInputException) {
             err.println("error: " + e.getMessage());
         } else if (e instanceof QueueCorruptedException || e instanceof LayoutMismatchException
-                || e instanceof ReplicaAppendException || e instanceof ConsumerHeldException
+                || e instanceof ReplicaAppendException || e instanceof QueueFencedException
+                || e instanceof ConsumerHeldException
                 || e instanceof MessagesDeletedException) {
             err.println("error: " + oneLine(e.getMessage()));
         } else if (e instanceof UncheckedIOException io) {

@@ -1,10 +1,12 @@
 package io.blit.cli;
 
+import io.blit.queue.replica.Quarantine;
 import io.blit.replication.Replica;
 import io.blit.replication.ReplicaOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,6 +55,11 @@ public class FollowCommand implements Callable<Integer> {
             + "and its files (mode 0600) readable and writable by this user only")
     private boolean privateFiles;
 
+    @Option(names = "--rejoin", description = "let a former primary (a queue that takes appends) follow the primary "
+            + "of a newer term: its appenders stop and its records the source does not hold are moved into a "
+            + "quarantine queue inside it; without it such a directory is refused")
+    private boolean rejoin;
+
     @Option(names = "--encrypt", description = "require the source to encrypt every batch (AES-256-GCM); without it "
             + "batches are authenticated, not encrypted, unless the source encrypts")
     private boolean encrypt;
@@ -88,7 +95,14 @@ public class FollowCommand implements Callable<Integer> {
             out.println("following " + source + " into " + dir);
             out.flush();
             long before = Math.max(0, replica.nextIndex());
+            int quarantinesShown = 0;
             while (!stop.awaitStop(1)) {
+                List<Quarantine.Quarantined> quarantined = replica.quarantined();
+                for (; quarantinesShown < quarantined.size(); quarantinesShown++) {
+                    Quarantine.Quarantined tail = quarantined.get(quarantinesShown);
+                    out.println("quarantined " + (tail.end() - tail.from()) + " records (index " + tail.from() + " to "
+                            + (tail.end() - 1) + ") into " + tail.directory());
+                }
                 if (replica.refusal() != null) {
                     err.println("error: " + CliSupport.oneLine(replica.refusal().getMessage()));
                     return CliSupport.FAILED;
@@ -116,7 +130,7 @@ public class FollowCommand implements Callable<Integer> {
         try {
             return expectations(ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
                     .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles)
-                    .requireEncryption(encrypt));
+                    .requireEncryption(encrypt).rejoin(rejoin));
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

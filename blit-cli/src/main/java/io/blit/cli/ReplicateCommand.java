@@ -13,8 +13,8 @@ import picocli.CommandLine;
 
 /**
  * {@code replicate}: the replication of a queue to other machines over Aeron (docs/replication.md), with the
- * subcommands {@code serve} ({@link ServeCommand}), {@code follow} ({@link FollowCommand}) and {@code keygen}
- * ({@link KeygenCommand}).
+ * subcommands {@code serve} ({@link ServeCommand}), {@code follow} ({@link FollowCommand}), {@code keygen}
+ * ({@link KeygenCommand}), {@code status} ({@link StatusCommand}) and {@code promote} ({@link PromoteCommand}).
  */
 @Command(name = "replicate", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Replicate a queue to other machines over Aeron.",
@@ -33,12 +33,11 @@ public final class ReplicateCommand implements Callable<Integer> {
     }
 
     /**
-     * The {@code replicate} command with its subcommands {@code serve}, {@code follow}, {@code keygen} and
-     * {@code status}, in that
-     * order, not yet configured ({@link CliSupport#configure}).
+     * The {@code replicate} command with its subcommands {@code serve}, {@code follow}, {@code keygen},
+     * {@code status} and {@code promote}, in that order, not yet configured ({@link CliSupport#configure}).
      *
      * @param out    where the subcommands print
-     * @param err    where follow reports a refusal
+     * @param err    where follow and promote report a refusal
      * @param follow the follow command: a {@link FollowCommand}, or a subclass that adds expectations
      * @return the command line of {@code replicate}
      */
@@ -47,13 +46,14 @@ public final class ReplicateCommand implements Callable<Integer> {
                 .addSubcommand(new ServeCommand(out))
                 .addSubcommand(follow)
                 .addSubcommand(new KeygenCommand(out))
-                .addSubcommand(new StatusCommand(out));
+                .addSubcommand(new StatusCommand(out))
+                .addSubcommand(new PromoteCommand(out, err));
     }
 
     /** No subcommand given: a usage error. */
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "serve, follow, keygen or status expected");
+        throw new ParameterException(spec.commandLine(), "serve, follow, keygen, status or promote expected");
     }
 
     /**

@@ -11,10 +11,12 @@ import picocli.CommandLine.Option;
 @Command(name = "status", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print what a queue directory is in replication, on one line:",
                 "",
-                "  queue <id> term <t> end <index> role <primary|replica>",
+                "  queue <id> term <t> end <index> role <primary|replica|fenced>",
                 "",
                 "id: the queue's id (- if it has none yet); t: its newest term; index: the index its next record "
-                        + "will have; role: primary (appenders may write) or replica (only replication writes). "
+                        + "will have; role: primary (appenders may write), replica (only replication writes) or "
+                        + "fenced (a former primary that knows of a newer term: appenders are refused; follow the "
+                        + "new primary). "
                         + "Compare the lines of a queue's nodes to pick the replica to promote: the same queue id, "
                         + "the highest term, then the highest end. Reads only; changes nothing.",
                 ""},

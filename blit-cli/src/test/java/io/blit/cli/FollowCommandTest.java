@@ -45,6 +45,18 @@ class FollowCommandTest {
         assertTrue(refused.getMessage().contains("an endpoint is host:port"), refused.getMessage());
     }
 
+    @Test
+    void rejoinLetsAFormerPrimaryFollowAndIsOffByDefault() {
+        Path secret = tmp.resolve("secret");
+        SecretFile.create(secret);
+        String[] common = {"--dir", tmp.resolve("r").toString(), "--source", "127.0.0.1:7000",
+                "--endpoint", "127.0.0.1:7001", "--secret-file", secret.toString()};
+        assertFalse(parse(common).options().rejoin(), "off by default");
+        String[] rejoin = java.util.Arrays.copyOf(common, common.length + 1);
+        rejoin[common.length] = "--rejoin";
+        assertTrue(parse(rejoin).options().rejoin());
+    }
+
     private static FollowCommand parse(String... args) {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
         FollowCommand command = new FollowCommand(sink, sink);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.cli.BlitCliRun.Result;
+import io.blit.queue.replica.QueueTerms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,16 @@ class StatusCommandTest {
         Result replica = BlitCliRun.run("replicate", "status", "--dir", queue.toString());
         assertTrue(replica.out().matches(LINE.formatted(3, "replica")), replica.out());
         assertEquals(status.out().split(" ")[1], replica.out().split(" ")[1], "the same queue id");
+    }
+
+    @Test
+    void aPrimaryThatKnowsOfANewerTermIsFenced() {
+        Path queue = tmp.resolve("q");
+        BlitCliRun.appendRaw(queue, 2);
+        QueueTerms.fence(queue, 4);
+        Result status = BlitCliRun.run("replicate", "status", "--dir", queue.toString());
+        assertEquals(0, status.code(), status.err());
+        assertTrue(status.out().matches(LINE.formatted(2, "fenced")), status.out());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.TriviallyCopyable;
+import io.blit.queue.internal.FenceFile;
 import io.blit.queue.internal.FileType;
 import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.Pretouch;
@@ -36,6 +37,12 @@ import java.util.Objects;
  *       under a temporary name, published when an appender rolls to it: complete for a queue of one message class,
  *       whose next first index is known; a blank whose header is written at the roll otherwise), so that a roll and
  *       the first writes to the new file's pages stay cheap.</li>
+ *   <li><b>Fencing.</b> An appender writes in the term its queue was in when it was opened. Before every claim it
+ *       loads the directory's fence word (the highest term the directory knows of, in a file every process maps) with
+ *       acquire and compares it with its term: no system call, no allocation. Once another copy of the queue is
+ *       promoted and this directory learns its newer term, every append throws {@link QueueFencedException} and
+ *       appends nothing. An append whose load came before the raise may still complete: the fence stops the appends
+ *       that start after it.</li>
  *   <li><b>Failures.</b> If the filler or the copy fails after the claim, the claim is marked ABANDONED before the
  *       exception propagates, so tailers skip the index instead of waiting for it.</li>
  * </ul>
@@ -51,6 +58,9 @@ public final class Appender<T> implements AutoCloseable {
     /** Where the next record is claimed: the current file (mapped at the first append), header position, ordinal. */
     private final RecordCursor cursor = RecordCursor.forAppender();
     private boolean closed;
+    /** The directory's fence word ({@link FenceFile}), mapped for any thread, and the term this appender writes in. */
+    private final MemorySegment fence;
+    private final long term;
 
     /** The queue's types, or null for a raw queue: each type's record length and CLAIMED word are computed once. */
     private final MessageTypes<T> types;
@@ -60,8 +70,16 @@ public final class Appender<T> implements AutoCloseable {
     /** When the current file's period ends (rolls by time): the next append at or after it starts a new file. */
     private long rollAt = Long.MAX_VALUE;
 
-    Appender(BlitQueue<T> queue) {
+    /**
+     * @param fence the directory's fence ({@link FenceFile#map})
+     * @param term  the queue's current term, which this appender writes in
+     * @throws QueueFencedException if the fence is above {@code term} already
+     */
+    Appender(BlitQueue<T> queue, MemorySegment fence, long term) {
         this.queue = queue;
+        this.fence = fence;
+        this.term = term;
+        requireUnfenced();
         this.files = queue.files();
         this.types = queue.tables().types();
         this.clock = queue.timing().clock();
@@ -83,6 +101,7 @@ public final class Appender<T> implements AutoCloseable {
      * @throws LayoutMismatchException  if an appender of other message layouts took the queue over (a rolling deploy:
      *                                  nothing was appended; docs/queue.md, "Upgrading")
      * @throws WrongThreadException     if called from another thread than the first append's
+     * @throws QueueFencedException     if a newer term fenced the queue (nothing was appended; {@link Appender})
      * @throws QueueCorruptedException  if a record header in the file is invalid, or the mapped file was
      *                                  truncated under this appender (by another process)
      * @throws java.io.UncheckedIOException if rolling to a new file applied the retention policy and a deletion
@@ -106,6 +125,7 @@ public final class Appender<T> implements AutoCloseable {
      * @throws IllegalStateException    if this appender or its queue is raw or closed
      * @throws WrongThreadException     if called from another thread than the first append's
      * @throws QueueCorruptedException  if a record header in the file is invalid
+     * @throws QueueFencedException     if a newer term fenced the queue (nothing was appended, nothing filled)
      * @throws RuntimeException         whatever {@code filler} throws; the claimed index is then abandoned
      */
     public long append(T message, IndexedFiller<? super T> filler) {
@@ -135,6 +155,7 @@ public final class Appender<T> implements AutoCloseable {
      * (closed, first append, roll, records claimed by others).
      */
     private long appendInPlace(TriviallyCopyable block, long claimWord, long recordLength) {
+        requireUnfenced();
         long now = clock.epochNanos();
         // Read before the claim: its CAS orders all memory, so C2 would load them again after it, in front of the copy.
         MemorySegment segment = cursor.segment();
@@ -186,6 +207,7 @@ public final class Appender<T> implements AutoCloseable {
      *                                  2^31 - 1 bytes (nothing is claimed then)
      * @throws IllegalStateException    if the queue has several types ({@link #append(int, MemorySegment)})
      * @throws QueueCorruptedException  as {@link #append(Object)}
+     * @throws QueueFencedException     as {@link #append(Object)}
      */
     public long append(MemorySegment payload) {
         try {
@@ -208,6 +230,7 @@ public final class Appender<T> implements AutoCloseable {
      * @throws IllegalArgumentException if the queue's files take no type {@code typeId}, or the payload's size is not its
      *                                  block length (nothing is claimed then)
      * @throws QueueCorruptedException  as {@link #append(Object)}
+     * @throws QueueFencedException     as {@link #append(Object)}
      */
     public long append(int typeId, MemorySegment payload) {
         try {
@@ -301,6 +324,7 @@ public final class Appender<T> implements AutoCloseable {
      */
     private long claim(long word, long now) {
         ensureMapped();
+        requireUnfenced(); // before the roll too: ending a file is a write
         if (now >= rollAt) {
             if (cursor.ordinal() == 0 && RecordHeader.loadAcquire(cursor.segment(), cursor.position()) == 0) {
                 rollAt = TimeRolls.boundaryAfter(now, rollPeriodNanos); // an empty file: it starts in this period
@@ -349,6 +373,23 @@ public final class Appender<T> implements AutoCloseable {
             // prepared meanwhile gets its header then (the same cost saved, one header write added).
             files.prepareBlankFile();
         }
+    }
+
+    /**
+     * Refuses to append once the directory knows of a newer term than this appender's: one acquire load of the fence
+     * word and a compare (the exception is built out of line, so that this stays small enough to inline).
+     *
+     * @throws QueueFencedException naming both terms
+     */
+    private void requireUnfenced() {
+        long known = FenceFile.load(fence);
+        if (known > term) {
+            throw fenced(known);
+        }
+    }
+
+    private QueueFencedException fenced(long known) {
+        return new QueueFencedException(queue.directory(), term, known);
     }
 
     private void ensureOpen() {

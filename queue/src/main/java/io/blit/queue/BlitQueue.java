@@ -3,6 +3,7 @@ package io.blit.queue;
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.AppendTiming;
+import io.blit.queue.internal.FenceFile;
 import io.blit.queue.internal.OpenCursors;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
@@ -13,6 +14,8 @@ import io.blit.queue.internal.SegmentDirectory;
 import io.blit.queue.internal.TermHistoryFile;
 import io.blit.queue.internal.TimeLookup;
 import io.blit.queue.internal.TimeRolls;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,6 +54,9 @@ public final class BlitQueue<T> implements AutoCloseable {
     /** The appenders and tailers created here that are still open; guarded by this queue. */
     private final OpenCursors cursors;
     private final boolean privateFiles;
+    /** The directory's fence word, mapped at the first appender in a shared arena the queue closes; guarded by this. */
+    private Arena fenceArena;
+    private MemorySegment fence;
     private final QueueMonitor monitor = new QueueMonitor(this);
 
     private BlitQueue(Path dir, MessageTypes<T> types, QueueOptions options) {
@@ -141,30 +147,65 @@ public final class BlitQueue<T> implements AutoCloseable {
     }
 
     /**
-     * {@return a new appender} It belongs to the thread that first appends with it. If the newest file records other
-     * types or layouts than this queue's (a deploy changed a message class), the queue continues in a new file of this
-     * queue's types at the next index: no gap, no duplicate (docs/queue.md, "Layouts that evolve").
+     * {@return a new appender} It belongs to the thread that first appends with it, and writes in the queue's current
+     * term. If the newest file records other types or layouts than this queue's (a deploy changed a message class),
+     * the queue continues in a new file of this queue's types at the next index: no gap, no duplicate (docs/queue.md,
+     * "Layouts that evolve").
      *
      * @throws LayoutMismatchException if the newest file of a raw queue changed its types since it was opened
      * @throws ReplicaAppendException  if the queue is a replica: only its replication writes it
+     * @throws QueueFencedException    if the directory knows of a newer term than the queue's (another copy of the
+     *                                 queue was promoted): nothing is written
+     * @throws IllegalStateException   if the queue was opened read-only
      */
     public Appender<T> appender() {
         String source = ReplicaMarker.sourceOf(dir);
         if (source != null) {
             throw QueueErrors.appendOnReplica(dir, source);
         }
+        files.requireWritable("append");
+        long term = giveIdentity().currentTerm();
+        MemorySegment fence = fence(term);
+        long known = FenceFile.load(fence);
+        if (known > term) { // before anything is written: continuing in own types may end a file
+            throw new QueueFencedException(dir, term, known);
+        }
+        files.recordTerm(term);
         files.continueInOwnTypes();
-        giveIdentity();
-        return register(new Appender<>(this));
+        return register(new Appender<>(this, fence, term));
     }
 
     /**
      * The first appender gives the queue its identity ({@code terms.blitt}: a random queue id, term 0 from index 0),
      * which replication binds into its handshakes and every replica keeps; a queue of a build before ids gets one here.
+     *
+     * @return the queue's term history
      */
-    private void giveIdentity() {
-        String tag = ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
-        TermHistoryFile.createIfAbsent(dir, TermHistory.createNew(), privateFiles, tag);
+    private TermHistory giveIdentity() {
+        return TermHistoryFile.createIfAbsent(dir, TermHistory.createNew(), privateFiles, processTag());
+    }
+
+    /**
+     * The directory's fence ({@code fence.blitf}), created holding {@code term} if the queue has none yet (a queue of
+     * a build before fences), mapped once per queue object for every appender of it, in any thread.
+     */
+    private synchronized MemorySegment fence(long term) {
+        if (fence == null) {
+            FenceFile.createIfAbsent(dir, term, privateFiles, processTag());
+            fenceArena = Arena.ofShared();
+            fence = FenceFile.map(dir, false, fenceArena);
+            if (fence == null) {
+                fenceArena.close();
+                fenceArena = null;
+                throw new IllegalStateException("the fence " + dir.resolve(FenceFile.NAME) + " was deleted while the"
+                        + " queue opened an appender; it must stay while the queue exists");
+            }
+        }
+        return fence;
+    }
+
+    private static String processTag() {
+        return ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
     }
 
     /** {@return a new tailer at the first message of the queue} */
@@ -358,7 +399,15 @@ public final class BlitQueue<T> implements AutoCloseable {
         monitor.unregister();
         cursors.refuseMore();
         files.close();
-        cursors.closeEach();
+        try {
+            cursors.closeEach();
+        } finally {
+            if (fenceArena != null) { // unmapped with the queue: an appender left open in another thread then throws
+                fenceArena.close();
+                fenceArena = null;
+                fence = null;
+            }
+        }
     }
 
     // ---- for Appender and Tailer

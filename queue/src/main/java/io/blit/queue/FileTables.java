@@ -6,6 +6,7 @@ import io.blit.queue.internal.FileType;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.SegmentHeader;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,8 @@ final class FileTables<T> implements FileCheck {
     /** The queue's types, or null for a queue opened raw. */
     private final MessageTypes<T> types;
     private final LayoutPolicy layoutPolicy;
+    /** The type table appenders of these types write, or null for a queue opened raw. */
+    private final List<FileType> writeTypes;
     /** One table per type table met, validated under the policy; files of one table share it. */
     private final Map<List<FileType>, FileTypeTable<T>> tables = new ConcurrentHashMap<>();
 
@@ -32,6 +35,17 @@ final class FileTables<T> implements FileCheck {
         this.dir = dir;
         this.types = types;
         this.layoutPolicy = layoutPolicy;
+        this.writeTypes = types == null ? null : fileTypesOf(types);
+    }
+
+    /** The type table files written with {@code types} record: each type's id and layout, in ascending id order. */
+    static List<FileType> fileTypesOf(MessageTypes<?> types) {
+        List<FileType> table = new ArrayList<>(types.size());
+        for (int slot = 0; slot < types.size(); slot++) {
+            TypeEntry<?> entry = types.entry(slot);
+            table.add(new FileType(entry.typeId(), entry.copier().layout().descriptor()));
+        }
+        return List.copyOf(table);
     }
 
     /** The queue's types, or null for a queue opened raw. */
@@ -41,7 +55,7 @@ final class FileTables<T> implements FileCheck {
 
     /** The type table appenders of these types write, or null for a queue opened raw (it writes the newest file's). */
     List<FileType> writeTypes() {
-        return types == null ? null : types.fileTypes();
+        return writeTypes;
     }
 
     /**

@@ -1,9 +1,6 @@
 package io.blit.queue;
 
 import io.blit.core.BlockCopier;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentHeader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -25,7 +22,7 @@ import java.util.function.Supplier;
  * try (BlitQueue<Event> queue = BlitQueue.open(dir, types)) { ... }
  * }</pre>
  *
- * <p>Type ids are 0 to {@value SegmentHeader#MAX_TYPE_ID}; at most {@value RecordHeader#MAX_TYPES} types, whose layouts
+ * <p>Type ids are 0 to {@value #MAX_TYPE_ID}; at most {@value #MAX_TYPES} types, whose layouts
  * together must fit a file's 4 KiB header ({@link IllegalArgumentException} at {@link Builder#build()} otherwise). A
  * queue of one class ({@link BlitQueue#open(java.nio.file.Path, Class)}) is the queue of {@link #single} that class
  * under id 0. Immutable and thread-safe.
@@ -33,9 +30,20 @@ import java.util.function.Supplier;
  * @param <T> a supertype of every message class (the queue's type parameter)
  */
 public final class MessageTypes<T> {
+    /** The largest type id: a file's type table records each id as an unsigned 16-bit number. */
+    public static final int MAX_TYPE_ID = 0xFFFF;
+    /** The most types of a queue: a record names its type by its slot in the file's type table, in 7 bits. */
+    public static final int MAX_TYPES = 128;
+    /**
+     * The bytes a file's header holds for the type table: its 4096 bytes less the fixed fields before the table (80)
+     * and the CRC after it (4). Each type takes 8 bytes (id and length) and its encoded layout (docs/format.md, "Type
+     * table").
+     */
+    static final int TABLE_ROOM = 4096 - 80 - 4;
+    private static final int TABLE_ENTRY_HEAD = 8;
+
     /** In ascending type id order: an entry's position is its slot in the type table of the files appenders write. */
     private final TypeEntry<? extends T>[] entries;
-    private final List<FileType> fileTypes;
     /** The first two entries (the second null for one type), compared before the {@link ClassValue} lookup. */
     private final TypeEntry<? extends T> first;
     private final TypeEntry<? extends T> second;
@@ -57,14 +65,20 @@ public final class MessageTypes<T> {
         this.entries = array;
         this.first = array[0];
         this.second = array.length > 1 ? array[1] : null;
-        List<FileType> table = new ArrayList<>(array.length);
-        for (TypeEntry<?> entry : array) {
-            table.add(new FileType(entry.typeId(), entry.copier().layout().descriptor()));
+        long tableLength = typeTableLength();
+        if (tableLength > TABLE_ROOM) {
+            throw new IllegalArgumentException("the layouts of " + array.length + " message type(s) take " + tableLength
+                    + " bytes; a segment file's header holds at most " + TABLE_ROOM + " (docs/format.md, \"Type table\")");
         }
-        this.fileTypes = List.copyOf(table);
-        if (!SegmentHeader.fits(fileTypes)) {
-            SegmentHeader.encodeTypes(SegmentHeader.MIN_SEGMENT_SIZE, 0, 0, 0, fileTypes); // throws, saying how large
+    }
+
+    /** The bytes of the type table that files written with these types record. */
+    long typeTableLength() {
+        long length = 0;
+        for (TypeEntry<?> entry : entries) {
+            length += TABLE_ENTRY_HEAD + entry.copier().layout().descriptor().encodedSize();
         }
+        return length;
     }
 
     /**
@@ -156,11 +170,6 @@ public final class MessageTypes<T> {
         return entries[slot];
     }
 
-    /** The type table files written with these types record. */
-    List<FileType> fileTypes() {
-        return fileTypes;
-    }
-
     /**
      * Builds {@link MessageTypes}. Not thread-safe.
      *
@@ -179,7 +188,7 @@ public final class MessageTypes<T> {
          * instance of it with its public no-arg constructor.
          *
          * @param <C>    the message class
-         * @param typeId the type id, 0 to {@value SegmentHeader#MAX_TYPE_ID}, unique among these types
+         * @param typeId the type id, 0 to {@value MessageTypes#MAX_TYPE_ID}, unique among these types
          * @param type   the message class, trivially copyable
          * @return this builder
          * @throws IllegalArgumentException as {@link #add(int, Class, Supplier)}
@@ -193,7 +202,7 @@ public final class MessageTypes<T> {
          * {@link MessageHandler} is given.
          *
          * @param <C>     the message class
-         * @param typeId  the type id, 0 to {@value SegmentHeader#MAX_TYPE_ID}, unique among these types
+         * @param typeId  the type id, 0 to {@value MessageTypes#MAX_TYPE_ID}, unique among these types
          * @param type    the message class, trivially copyable, a subtype of the common type
          * @param factory creates the instance; called by each tailer that needs one
          * @return this builder
@@ -204,9 +213,9 @@ public final class MessageTypes<T> {
         public <C extends T> Builder<T> add(int typeId, Class<C> type, Supplier<? extends C> factory) {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(factory, "factory");
-            if (typeId < 0 || typeId > SegmentHeader.MAX_TYPE_ID) {
+            if (typeId < 0 || typeId > MAX_TYPE_ID) {
                 throw new IllegalArgumentException("type id " + typeId + " of " + type.getName() + " is not in [0, "
-                        + SegmentHeader.MAX_TYPE_ID + "]");
+                        + MAX_TYPE_ID + "]");
             }
             if (!common.isAssignableFrom(type)) {
                 throw new IllegalArgumentException(type.getName() + " is not a " + common.getName());
@@ -224,13 +233,13 @@ public final class MessageTypes<T> {
         /**
          * {@return the types added, in ascending id order}
          *
-         * @throws IllegalArgumentException if none was added, more than {@value RecordHeader#MAX_TYPES} were, or their
+         * @throws IllegalArgumentException if none was added, more than {@value MessageTypes#MAX_TYPES} were, or their
          *                                  layouts do not fit a file's header
          */
         public MessageTypes<T> build() {
-            if (entries.isEmpty() || entries.size() > RecordHeader.MAX_TYPES) {
+            if (entries.isEmpty() || entries.size() > MAX_TYPES) {
                 throw new IllegalArgumentException(entries.size() + " message types; a queue has 1 to "
-                        + RecordHeader.MAX_TYPES);
+                        + MAX_TYPES);
             }
             List<TypeEntry<? extends T>> sorted = new ArrayList<>(entries);
             sorted.sort(Comparator.comparingInt(TypeEntry::typeId));

@@ -1,9 +1,6 @@
 package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.TimeRolls;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -34,6 +31,12 @@ import java.util.function.Consumer;
  * </ul>
  */
 public final class QueueOptions {
+    /** The smallest segment size, 12 KiB: a file's header and checkpoint areas (8 KiB) and one page of records. */
+    public static final long MIN_SEGMENT_SIZE = 12 * 1024;
+    /** The largest segment size, 4 GiB: a file's checkpoints hold record positions as unsigned 32-bit numbers. */
+    public static final long MAX_SEGMENT_SIZE = 1L << 32;
+    private static final long DAY_NANOS = Duration.ofDays(1).toNanos();
+
     private final Values values;
 
     private QueueOptions(Values values) {
@@ -64,8 +67,7 @@ public final class QueueOptions {
      *
      * @param bytes the size of each new segment file, as {@link #segmentSize()} says
      * @throws IllegalArgumentException if {@code bytes} is not a multiple of 4096 from
-     *                                  {@link SegmentHeader#MIN_SEGMENT_SIZE} (12 KiB) to
-     *                                  {@link SegmentHeader#MAX_SEGMENT_SIZE} (4 GiB)
+     *                                  {@link #MIN_SEGMENT_SIZE} (12 KiB) to {@link #MAX_SEGMENT_SIZE} (4 GiB)
      */
     public QueueOptions segmentSize(long bytes) {
         return with(v -> v.segmentSize = bytes);
@@ -250,15 +252,33 @@ public final class QueueOptions {
     private static void check(Values values) {
         Objects.requireNonNull(values.abandonGrace, "abandonGrace");
         Objects.requireNonNull(values.layoutPolicy, "layoutPolicy");
-        if (!SegmentHeader.isValidSegmentSize(values.segmentSize)) {
-            throw QueueErrors.badSegmentSize(values.segmentSize);
+        if (values.segmentSize < MIN_SEGMENT_SIZE || values.segmentSize > MAX_SEGMENT_SIZE
+                || values.segmentSize % 4096 != 0) {
+            throw new IllegalArgumentException("segment size " + values.segmentSize + " must be a multiple of 4096 from "
+                    + MIN_SEGMENT_SIZE + " (12 KiB) to " + MAX_SEGMENT_SIZE
+                    + " (4 GiB: checkpoints hold u32 record positions)");
         }
         if (values.abandonGrace.isNegative()) {
-            throw QueueErrors.negativeGrace(values.abandonGrace);
+            throw new IllegalArgumentException("abandon grace " + values.abandonGrace + " is negative");
         }
         Objects.requireNonNull(values.retention, "retention");
         Objects.requireNonNull(values.clock, "clock");
-        TimeRolls.checkPeriod(Objects.requireNonNull(values.rollEvery, "rollEvery"));
+        checkRollPeriod(Objects.requireNonNull(values.rollEvery, "rollEvery"));
+    }
+
+    /**
+     * A roll period is zero (no rolls by time) or a divisor of a day of at least 1 s, so that its boundaries fall at
+     * the same times of every UTC day, midnight among them.
+     */
+    private static void checkRollPeriod(Duration period) {
+        if (period.isZero()) {
+            return;
+        }
+        if (period.isNegative() || period.compareTo(Duration.ofSeconds(1)) < 0 || period.compareTo(Duration.ofDays(1)) > 0
+                || DAY_NANOS % period.toNanos() != 0) {
+            throw new IllegalArgumentException("rollEvery must be zero (roll by size only) or a period from 1 s to 1 day "
+                    + "that divides a day (e.g. PT1H, PT15M, P1D), got " + period);
+        }
     }
 
     /**

@@ -2,8 +2,8 @@ package io.blit.queue;
 
 /**
  * Thrown by {@link BlitQueue#appender()} on a replica: only its replication writes it (docs/replication.md).
- * Append on the source; to turn a replica into a queue of its own, stop its replication and delete the
- * {@code replica-of} file in its directory.
+ * Append on the source; to make a replica the primary, stop its replication and promote it
+ * ({@code io.blit.queue.replica.QueueTerms.promote}, {@code blit replicate promote}; docs/failover.md).
  */
 public final class ReplicaAppendException extends IllegalStateException {
     private static final long serialVersionUID = 1L;

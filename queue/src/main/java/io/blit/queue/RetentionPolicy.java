@@ -1,6 +1,5 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.QueueErrors;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -97,7 +96,7 @@ public sealed interface RetentionPolicy {
          */
         public KeepNewestFiles {
             if (files < 1) {
-                throw QueueErrors.badRetention("keep at least one file, not " + files);
+                throw badRetention("keep at least one file, not " + files);
             }
         }
     }
@@ -122,16 +121,16 @@ public sealed interface RetentionPolicy {
         public UntilConsumed {
             Objects.requireNonNull(base, "base");
             if (base instanceof UntilConsumed) {
-                throw QueueErrors.badRetention("untilConsumed of an untilConsumed policy; new UntilConsumed(base, maxAge, maxBytes) takes both limits");
+                throw badRetention("untilConsumed of an untilConsumed policy; new UntilConsumed(base, maxAge, maxBytes) takes both limits");
             }
             if (maxAge == null && maxBytes == Long.MAX_VALUE) {
-                throw QueueErrors.badRetention("untilConsumed needs a limit (an age or a size)");
+                throw badRetention("untilConsumed needs a limit (an age or a size)");
             }
             if (maxAge != null && maxAge.isNegative()) {
-                throw QueueErrors.badRetention("negative age " + maxAge);
+                throw badRetention("negative age " + maxAge);
             }
             if (maxBytes <= 0) {
-                throw QueueErrors.badRetention("size limit " + maxBytes + " is not positive");
+                throw badRetention("size limit " + maxBytes + " is not positive");
             }
         }
     }
@@ -151,8 +150,12 @@ public sealed interface RetentionPolicy {
         public KeepFor {
             Objects.requireNonNull(age, "age");
             if (age.isNegative()) {
-                throw QueueErrors.badRetention("negative age " + age);
+                throw badRetention("negative age " + age);
             }
         }
+    }
+
+    private static IllegalArgumentException badRetention(String problem) {
+        return new IllegalArgumentException("retention policy: " + problem);
     }
 }

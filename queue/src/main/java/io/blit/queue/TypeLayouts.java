@@ -31,7 +31,7 @@ public final class TypeLayouts {
      * @param types a queue's message types
      */
     public static TypeLayouts of(MessageTypes<?> types) {
-        return new TypeLayouts(types.fileTypes());
+        return new TypeLayouts(FileTables.fileTypesOf(types));
     }
 
     /**

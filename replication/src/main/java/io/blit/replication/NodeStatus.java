@@ -1,8 +1,6 @@
 package io.blit.replication;
 
-import io.blit.queue.BlitQueue;
-import io.blit.queue.QueueOptions;
-import io.blit.queue.replica.QueueIdentity;
+import io.blit.queue.replica.QueueTerms;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -17,7 +15,8 @@ import java.util.UUID;
  *                 build with ids)
  * @param term     the newest term, 0 without a term history
  * @param endIndex the index the next record will have
- * @param role     primary (appenders may write), or replica (only replication writes)
+ * @param role     primary (appenders may write), replica (only replication writes), or fenced (a former primary that
+ *                 knows of a newer term: appenders are refused)
  */
 public record NodeStatus(UUID queueId, long term, long endIndex, Role role) {
     /** A queue directory's role. */
@@ -25,7 +24,9 @@ public record NodeStatus(UUID queueId, long term, long endIndex, Role role) {
         /** Appenders may write it. */
         PRIMARY,
         /** A replica: only its replication writes it; appenders are refused. */
-        REPLICA
+        REPLICA,
+        /** A former primary that knows of a newer term: appenders are refused; it should follow the new primary. */
+        FENCED
     }
 
     /**
@@ -44,12 +45,8 @@ public record NodeStatus(UUID queueId, long term, long endIndex, Role role) {
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException("no queue directory " + dir + " (" + e.getMessage() + ")");
         }
-        long end;
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueOptions.defaults().readOnly(true))) {
-            end = queue.endIndex();
-        }
-        Role role = QueueIdentity.isReplica(dir) ? Role.REPLICA : Role.PRIMARY;
-        return new NodeStatus(QueueIdentity.ofReplica(dir), QueueIdentity.currentTerm(dir), end, role);
+        QueueTerms.Status status = QueueTerms.status(dir);
+        return new NodeStatus(status.queueId(), status.term(), status.endIndex(), Role.valueOf(status.role().name()));
     }
 
     /**

@@ -6,7 +6,9 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.TermHistory;
+import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueIdentity;
+import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.ReplicaLock;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
@@ -28,6 +30,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -91,6 +94,8 @@ public final class Replica implements AutoCloseable {
     private final String sourceName;
     private java.util.UUID queueId;
     private java.util.UUID challengedQueue;
+    /** The tails set aside ({@link #setAside}); written by the replica's thread, read by any. */
+    private final List<Quarantine.Quarantined> quarantined = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The replica's term history; null until it first follows (or for a directory without one yet). */
     private TermHistory history;
     private State state = State.HANDSHAKE;
@@ -150,6 +155,7 @@ public final class Replica implements AutoCloseable {
     static Replica start(Path dir, ReplicaOptions options, LongSupplier wallClock) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
+        demoteIfRejoining(dir, options);
         ReplicaLock lock = ReplicaLock.acquire(dir, options.privateFiles());
         try {
             Replica replica = new Replica(dir, options, wallClock, lock);
@@ -229,27 +235,80 @@ public final class Replica implements AutoCloseable {
                     AeronConnection.CONTROL_STREAM);
             IdleStrategy idle = IdleStrategies.create();
             unansweredSince = System.nanoTime();
-            while (running) {
-                long now = System.nanoTime();
-                if (state != State.HANDSHAKE && now - lastHeard > options.sourceTimeout().toNanos()) {
-                    restartHandshake(state == State.STREAMING ? "source " + options.source() + " silent; resubscribing from "
-                            + writer.nextIndex() : "replica " + dir + ": source " + options.source() + " challenged it"
-                            + " but neither accepted nor refused within " + options.sourceTimeout().toMillis()
-                            + " ms; subscribing again");
-                }
-                if (state != State.STREAMING && now - lastSent > RESUBSCRIBE_NANOS) {
-                    resend(now);
-                }
-                int work = data.poll(assembler, 64);
-                acknowledge();
-                drops.maybeLog(now);
-                idle.idle(work);
+            try {
+                follow(assembler, idle);
+            } finally {
+                writer.close(); // the writer a quarantine reopened, if any (closing twice is nothing)
             }
         } catch (RuntimeException e) {
             stop(e);
         } catch (InternalError e) { // a fault the queue did not translate: still a stop with a reason, not a silent death
             stop(new IllegalStateException("replica " + dir + ": " + e.getMessage(), e));
         }
+    }
+
+    /** The replica's loop, until it is closed or stops: handshakes, then the stream. */
+    private void follow(BoundedAssembler assembler, IdleStrategy idle) {
+        while (running) {
+            long now = System.nanoTime();
+            if (state != State.HANDSHAKE && now - lastHeard > options.sourceTimeout().toNanos()) {
+                restartHandshake(state == State.STREAMING ? "source " + options.source() + " silent; resubscribing from "
+                        + writer.nextIndex() : "replica " + dir + ": source " + options.source() + " challenged it"
+                        + " but neither accepted nor refused within " + options.sourceTimeout().toMillis()
+                        + " ms; subscribing again");
+            }
+            if (state != State.STREAMING && now - lastSent > RESUBSCRIBE_NANOS) {
+                resend(now);
+            }
+            int work = data.poll(assembler, 64);
+            acknowledge();
+            drops.maybeLog(now);
+            idle.idle(work);
+        }
+    }
+
+    /**
+     * With {@link ReplicaOptions#rejoin()}, makes a primary (a queue with an id and no {@code replica-of} marker) a
+     * replica ({@link QueueTerms#demote}: its open appenders stop), before its lock is taken; without it, the lock
+     * refuses such a directory.
+     */
+    private static void demoteIfRejoining(Path dir, ReplicaOptions options) {
+        if (options.rejoin() && java.nio.file.Files.isDirectory(dir) && !QueueIdentity.isReplica(dir)
+                && QueueIdentity.history(dir) != null && QueueTerms.demote(dir, "aeron " + options.source(),
+                options.privateFiles())) {
+            LOG.log(System.Logger.Level.WARNING, "queue " + dir + " rejoins as a replica of " + options.source()
+                    + ": its appenders stop; records the source does not hold are set aside");
+        }
+    }
+
+    /**
+     * Moves the replica's records from {@code start} on, which its source's history does not hold (it was the primary
+     * of an older term, or followed one), into a quarantine queue inside its directory ({@link Quarantine}), and
+     * reopens its writer at {@code start}. Nothing is deleted.
+     */
+    private void setAside(long start) {
+        writer.close();
+        Optional<Quarantine.Quarantined> moved = Quarantine.moveFrom(dir, start);
+        writer = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles());
+        held = writer.nextIndex();
+        moved.ifPresent(tail -> {
+            quarantined.add(tail);
+            LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": quarantined " + (tail.end() - tail.from())
+                    + " records, " + tail.from() + " to " + (tail.end() - 1) + ", into " + tail.directory()
+                    + ": its source " + options.source() + " does not hold them");
+        });
+        if (writer.nextIndex() != start) {
+            throw new IllegalStateException("replica " + dir + " holds up to index " + (writer.nextIndex() - 1)
+                    + " after setting aside its records from index " + start);
+        }
+    }
+
+    /**
+     * {@return the tails this replica set aside since it started, oldest first} Each a quarantine queue inside its
+     * directory, holding records its source's history does not hold (a primary rejoining after a failover).
+     */
+    public List<Quarantine.Quarantined> quarantined() {
+        return List.copyOf(quarantined);
     }
 
     /** Starts a new handshake (a new nonce) the next time round; {@code reason}, if any, is logged. */
@@ -428,10 +487,12 @@ public final class Replica implements AutoCloseable {
                             + " replica's term " + history.currentTerm();
                 }
                 if (writer.nextIndex() >= 0 && Accept.start(in) < writer.nextIndex()) {
-                    return "an accept from index " + Accept.start(in) + " to a replica that holds up to index "
-                            + (writer.nextIndex() - 1);
+                    setAside(Accept.start(in));
                 }
                 history = QueueIdentity.follow(dir, challengedQueue, sourceTerms);
+                if (history.currentTerm() <= QueueTerms.MAX_TERM) {
+                    QueueTerms.fence(dir, history.currentTerm()); // an appender still open here stops (a rejoining primary's)
+                }
                 queueId = challengedQueue;
                 state = State.STREAMING;
                 nonce = null;

@@ -199,6 +199,26 @@ public final class ReplicaOptions {
         return with(v -> v.privateFiles = ownerOnly);
     }
 
+    /**
+     * {@return whether the replica may start from a primary's directory: a primary rejoining the primary of a newer
+     * term after a failover} Default false: a directory that holds a queue of its own is refused, so that a mistyped
+     * directory never turns a primary into a replica. With it, {@code Replica.start} makes such a directory (a queue
+     * with an id) a replica first ({@code QueueTerms.demote}: its open appenders stop, appends are refused), and the
+     * records the source's history does not hold are set aside into a quarantine queue inside it (docs/failover.md).
+     */
+    public boolean rejoin() {
+        return values.rejoin;
+    }
+
+    /**
+     * {@return these options with rejoining a primary's directory allowed or not ({@link #rejoin()})}
+     *
+     * @param allowed whether the replica may start from a primary's directory
+     */
+    public ReplicaOptions rejoin(boolean allowed) {
+        return with(v -> v.rejoin = allowed);
+    }
+
     /** The flags of this replica's SUBSCRIBE. */
     int subscribeFlags() {
         return (values.sync ? Subscribe.FLAG_SYNC : 0) | (values.requireEncryption ? Subscribe.FLAG_ENCRYPT : 0);
@@ -222,14 +242,15 @@ public final class ReplicaOptions {
         return a.source.equals(b.source) && a.endpoint.equals(b.endpoint) && MessageDigest.isEqual(a.secret, b.secret)
                 && a.sync == b.sync && Arrays.equals(expectedDescriptor(), that.expectedDescriptor())
                 && Objects.equals(a.aeronDir, b.aeronDir) && a.sourceTimeout.equals(b.sourceTimeout)
-                && a.requireEncryption == b.requireEncryption && a.privateFiles == b.privateFiles;
+                && a.requireEncryption == b.requireEncryption && a.privateFiles == b.privateFiles
+                && a.rejoin == b.rejoin;
     }
 
     /** {@return a hash of every option but the secret} */
     @Override
     public int hashCode() {
         return Objects.hash(values.source, values.endpoint, values.sync, Arrays.hashCode(expectedDescriptor()),
-                values.aeronDir, values.sourceTimeout, values.requireEncryption, values.privateFiles);
+                values.aeronDir, values.sourceTimeout, values.requireEncryption, values.privateFiles, values.rejoin);
     }
 
     /** {@return every option by name, the secret as its length only} */
@@ -238,7 +259,7 @@ public final class ReplicaOptions {
         return "ReplicaOptions[source=" + values.source + ", endpoint=" + values.endpoint + ", secret=("
                 + values.secret.length + " bytes), sync=" + values.sync + ", expectedLayouts=" + values.expectedLayouts
                 + ", aeronDir=" + values.aeronDir + ", sourceTimeout=" + values.sourceTimeout + ", requireEncryption="
-                + values.requireEncryption + ", privateFiles=" + values.privateFiles + "]";
+                + values.requireEncryption + ", privateFiles=" + values.privateFiles + ", rejoin=" + values.rejoin + "]";
     }
 
     /** New options: a copy of these values, changed by {@code change}, then checked. */
@@ -276,6 +297,7 @@ public final class ReplicaOptions {
         Duration sourceTimeout = Duration.ofSeconds(2);
         boolean requireEncryption;
         boolean privateFiles;
+        boolean rejoin;
 
         /** A field-by-field copy. */
         Values copy() {

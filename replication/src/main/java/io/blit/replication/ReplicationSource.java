@@ -153,8 +153,14 @@ public final class ReplicationSource implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code replicas} replicas acknowledged {@code index} (committed, or forced to disk for replicas in
-     * sync mode): what a gateway calls before it answers its client.
+     * Waits until {@code replicas} replicas acknowledged {@code index}: what a gateway calls before it answers its
+     * client. What an acknowledgement means depends on the replica's mode. A replica that does not sync acknowledges
+     * a record once it has written it into its mapped file: it is in that machine's page cache, so it survives the
+     * replica's process being killed and the source's machine dying, not the replica's machine losing power. A replica
+     * in sync mode ({@code follow --sync}) acknowledges a record only after it forced it to disk
+     * ({@code MemorySegment.force()}): it survives that too. Only acknowledgements of the sessions running now count,
+     * each from the session that earned it. After a failover to the replica that holds the most, every record
+     * acknowledged by at least one replica is on it (docs/failover.md).
      *
      * @param index    the index that must be held (a replica holds it when it holds every index up to it)
      * @param replicas how many replicas must hold it, counting only those served now

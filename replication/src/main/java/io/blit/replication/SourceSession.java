@@ -6,6 +6,7 @@ import io.blit.queue.BlitQueue;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueOptions;
 import io.blit.queue.TermHistory;
+import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.RecordStream;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Batch;
@@ -35,6 +36,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class SourceSession implements Runnable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
     private static final long HEARTBEAT_NANOS = 100_000_000L;
+    /** How often a session reads its queue's fence, to end when the queue enters another term. */
+    private static final long FENCE_CHECK_NANOS = 500_000_000L;
 
     final Subscribe.Request request;
     final String peer;
@@ -172,9 +175,20 @@ final class SourceSession implements Runnable {
     private void stream(RecordStream stream) {
         IdleStrategy idle = IdleStrategies.create();
         long lastSent = System.nanoTime();
+        long fence = QueueTerms.fenceTerm(dir);
+        long fenceChecked = lastSent;
         while (running && connected) {
             int length = fill(stream);
             long now = System.nanoTime();
+            if (now - fenceChecked > FENCE_CHECK_NANOS) {
+                fenceChecked = now;
+                if (QueueTerms.fenceTerm(dir) != fence) {
+                    // promoted (a chain's link) or fenced: the replica subscribes again and learns the new terms
+                    LOG.log(System.Logger.Level.INFO, "the source queue " + dir + " entered another term; the session"
+                            + " of replica " + peer + " ends");
+                    return;
+                }
+            }
             if (length > Session.BODY_AT) {
                 sent = Math.max(sent, filledUpTo); // before the offer: the replica may acknowledge it before offer returns
                 offer(switch (protection) {

@@ -32,7 +32,8 @@ class ReplicaOptionsTest {
             o -> o.aeronDir("/dev/shm/aeron-x"),
             o -> o.sourceTimeout(Duration.ofSeconds(9)),
             o -> o.requireEncryption(true),
-            o -> o.privateFiles(true));
+            o -> o.privateFiles(true),
+            o -> o.rejoin(true));
 
     private static byte[] secret(int fill) {
         byte[] secret = new byte[32];
@@ -56,19 +57,22 @@ class ReplicaOptionsTest {
         assertEquals(Duration.ofSeconds(2), defaults.sourceTimeout());
         assertFalse(defaults.requireEncryption());
         assertFalse(defaults.privateFiles());
+        assertFalse(defaults.rejoin());
     }
 
     @Test
     void eachOptionMethodSetsItsOptionAndLeavesItsReceiverUnchanged() {
         ReplicaOptions defaults = defaults();
         ReplicaOptions all = defaults.sync(true).expectedTypes(TYPES).aeronDir("/dev/shm/aeron-x")
-                .sourceTimeout(Duration.ofSeconds(9)).requireEncryption(true).privateFiles(true);
+                .sourceTimeout(Duration.ofSeconds(9)).requireEncryption(true).privateFiles(true)
+                .rejoin(true);
         assertTrue(all.sync());
         assertEquals(List.of(1, 2), List.copyOf(all.expectedLayouts().classNames().keySet()));
         assertEquals("/dev/shm/aeron-x", all.aeronDir());
         assertEquals(Duration.ofSeconds(9), all.sourceTimeout());
         assertTrue(all.requireEncryption());
         assertTrue(all.privateFiles());
+        assertTrue(all.rejoin());
         assertEquals(SOURCE, all.source());
         assertEquals(ENDPOINT, all.endpoint());
         assertArrayEquals(SECRET, all.secret());
@@ -111,7 +115,7 @@ class ReplicaOptionsTest {
     void toStringNamesEveryOptionButShowsOnlyTheSecretsLength() {
         assertEquals("ReplicaOptions[source=127.0.0.1:7000, endpoint=127.0.0.1:7001, secret=(32 bytes), sync=true,"
                 + " expectedLayouts=null, aeronDir=null, sourceTimeout=PT2S, requireEncryption=false,"
-                + " privateFiles=false]", defaults().sync(true).toString());
+                + " privateFiles=false, rejoin=false]", defaults().sync(true).toString());
     }
 
     @Test

@@ -16,7 +16,7 @@ import java.nio.ByteOrder;
  * <p><b>Features</b> (two u64 bit masks): a writer sets a <em>compatible</em> feature bit for an addition that a
  * reader not knowing it can ignore (the file reads correctly without it), an <em>incompatible</em> feature bit for a
  * change that such a reader would misread. A reader ignores unknown compatible bits and refuses a file with an unknown
- * incompatible bit, naming it. No bit is defined: this build writes both masks 0 and knows no incompatible bit.
+ * incompatible bit, naming it. One compatible bit is defined, {@link #FILE_TERM}; no incompatible bit is.
  *
  * <p>Stateless; thread-safe. Headers are written once per file, so nothing here is on an append path.
  */
@@ -28,7 +28,12 @@ public final class FileFeatures {
     /** The byte order code of this machine, which this build writes. */
     public static final int NATIVE_ORDER = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
             ? ORDER_LITTLE_ENDIAN : ORDER_BIG_ENDIAN;
-    /** The compatible feature bits this build writes: none is defined. */
+    /**
+     * Compatible feature bit 0 of a segment file (format 4): the header records the term the file was created in, a
+     * u32 at {@link SegmentHeader#TERM_OFFSET} (reserved, 0, in a file without the bit: term 0).
+     */
+    public static final long FILE_TERM = 1L;
+    /** The compatible feature bits every header this build writes sets: none ({@link #FILE_TERM} is per file). */
     public static final long COMPATIBLE_WRITTEN = 0;
     /** The incompatible feature bits this build writes: none is defined. */
     public static final long INCOMPATIBLE_WRITTEN = 0;

@@ -205,18 +205,6 @@ public final class QueueErrors {
         return new MessagesDeletedException(dir, firstMissing, firstAvailable);
     }
 
-    public static IllegalArgumentException badRetention(String problem) {
-        return new IllegalArgumentException("retention policy: " + problem);
-    }
-
-    public static IllegalArgumentException badSegmentSize(long segmentSize) {
-        return new IllegalArgumentException("segment size " + segmentSize + " " + SEGMENT_SIZE_RANGE);
-    }
-
-    public static IllegalArgumentException negativeGrace(Object grace) {
-        return new IllegalArgumentException("abandon grace " + grace + " is negative");
-    }
-
     public static IllegalArgumentException messageTooLarge(long length, long segmentSize, long maxPayload) {
         return new IllegalArgumentException("a " + length + "-byte message does not fit in a record of a "
                 + segmentSize + "-byte segment file (at most " + maxPayload + " payload bytes)");
@@ -246,8 +234,8 @@ public final class QueueErrors {
 
     public static ReplicaAppendException appendOnReplica(Path dir, String source) {
         return new ReplicaAppendException("queue " + dir + " is a replica of " + source
-                + ": only its replication writes it; append on the source (or delete " + dir.resolve(ReplicaMarker.NAME)
-                + " to promote the replica)");
+                + ": only its replication writes it; append on the source (or stop its follower and run"
+                + " 'blit replicate promote --dir " + dir + "' to promote the replica)");
     }
 
     public static IllegalStateException replicaWithoutFiles(Path dir, String source) {

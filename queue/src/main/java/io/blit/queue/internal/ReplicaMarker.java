@@ -16,8 +16,8 @@ import java.util.Set;
 /**
  * The file {@code replica-of} in a queue directory that only replication writes: its presence makes the queue refuse
  * local appenders (in every process: the check is a file, not a flag in memory), its text names the source. Created
- * by {@code ReplicaWriter.open} before the replica's first file, never deleted by Blit: a replica stays one until its
- * user deletes the marker to promote it (docs/replication.md).
+ * by {@code ReplicaWriter.open} before the replica's first file; deleted only by a promotion
+ * ({@code QueueTerms.promote}, docs/failover.md), as its last step.
  */
 public final class ReplicaMarker {
     /** The marker's file name in the queue directory. */
@@ -61,6 +61,25 @@ public final class ReplicaMarker {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot mark queue " + dir + " as a replica", e);
+        }
+    }
+
+    /**
+     * Deletes the marker of {@code dir} and forces the directory, so that the deletion survives a crash: the queue
+     * takes appenders from then on.
+     *
+     * @return whether there was a marker
+     * @throws UncheckedIOException if the file system fails
+     */
+    public static boolean remove(Path dir) {
+        try {
+            boolean removed = Files.deleteIfExists(dir.resolve(NAME));
+            try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+                directory.force(true);
+            }
+            return removed;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the replica marker of queue " + dir, e);
         }
     }
 

@@ -4,6 +4,7 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.LayoutMismatchException;
 import io.blit.queue.MessagesDeletedException;
 import io.blit.queue.QueueOptions;
+import io.blit.queue.TermHistory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -40,6 +41,8 @@ public final class SegmentDirectory implements AutoCloseable {
     private final WriteGuard guard;
     /** The directory's writer liveness, shared with the other queue objects of this directory in this JVM. */
     private final WriterRegistry writers;
+    /** The term the files this object creates are created in, which their headers record ({@link #recordTerm}). */
+    private volatile long fileTerm;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
@@ -88,7 +91,9 @@ public final class SegmentDirectory implements AutoCloseable {
                 }
                 this.writeTypes = mine;
                 this.segmentSize = options.segmentSize();
-                SegmentFiles.createIfAbsent(dir, 0, segmentSize, writeTypes, privateFiles);
+                TermHistory history = TermHistoryFile.read(dir); // none for a new queue: term 0
+                this.fileTerm = history == null ? 0 : history.currentTerm();
+                SegmentFiles.createIfAbsent(dir, 0, segmentSize, writeTypes, privateFiles, fileTerm);
                 firsts = SegmentFiles.list(dir);
             } else {
                 SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
@@ -107,8 +112,24 @@ public final class SegmentDirectory implements AutoCloseable {
             writers.release();
             throw e;
         }
-        this.preparer = readOnly ? null : new SegmentPreparer(dir, segmentSize, writeTypes, privateFiles);
+        this.preparer = readOnly ? null : new SegmentPreparer(dir, segmentSize, writeTypes, privateFiles,
+                this::fileTerm);
         this.prepareNextFile = options.prepareNextFile();
+    }
+
+    /**
+     * Sets the term the files this object creates from now on are created in: the term of the queue's appenders, which
+     * each header records ({@link SegmentHeader#termOf}).
+     *
+     * @param term the queue's current term, 0 to {@link SegmentHeader#MAX_FILE_TERM}
+     */
+    public void recordTerm(long term) {
+        fileTerm = term;
+    }
+
+    /** {@return the term the files this object creates now are created in} */
+    public long fileTerm() {
+        return fileTerm;
     }
 
     /** The queue directory. */
@@ -168,12 +189,12 @@ public final class SegmentDirectory implements AutoCloseable {
     public MappedSegment mapForAppend(long firstIndex) {
         preparer.publishIfPrepared(firstIndex);
         return new MappedSegment(writable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes,
-                privateFiles))));
+                privateFiles, fileTerm))));
     }
 
     /** The validated header of the file of {@code firstIndex}, created with this queue's types if absent. */
     public SegmentHeader.Info createIfAbsent(long firstIndex) {
-        return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes, privateFiles));
+        return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes, privateFiles, fileTerm));
     }
 
     /**

@@ -141,8 +141,17 @@ public final class SegmentFiles {
     /** As {@link #createIfAbsent(Path, long, long, LayoutDescriptor)}, for a file recording the type table {@code types}. */
     public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize, List<FileType> types,
                                                     boolean privateFiles) {
+        return createIfAbsent(dir, firstIndex, segmentSize, types, privateFiles, 0);
+    }
+
+    /**
+     * As {@link #createIfAbsent(Path, long, long, List, boolean)}, for a file created in term {@code term}, which its
+     * header records ({@link SegmentHeader#termOf}).
+     */
+    public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize, List<FileType> types,
+                                                    boolean privateFiles, long term) {
         if (!Files.exists(path(dir, firstIndex))) { // zero-filled: every block held before a record is written
-            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, types, true, privateFiles));
+            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, types, true, privateFiles, term));
         }
         return readHeader(dir, firstIndex);
     }
@@ -173,8 +182,14 @@ public final class SegmentFiles {
     /** As {@link #prepare(Path, long, long, LayoutDescriptor, boolean)}, for a file recording the table {@code types}. */
     public static Path prepare(Path dir, long firstIndex, long segmentSize, List<FileType> types, boolean zeroFill,
                                boolean privateFiles) {
+        return prepare(dir, firstIndex, segmentSize, types, zeroFill, privateFiles, 0);
+    }
+
+    /** As {@link #prepare(Path, long, long, List, boolean, boolean)}, for a file created in term {@code term}. */
+    public static Path prepare(Path dir, long firstIndex, long segmentSize, List<FileType> types, boolean zeroFill,
+                               boolean privateFiles, long term) {
         byte[] header = SegmentHeader.encodeTypes(segmentSize, firstIndex,
-                System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types);
+                System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types, term);
         return prepare(dir, firstIndex, segmentSize, header, zeroFill, privateFiles);
     }
 

@@ -52,8 +52,13 @@ public final class SegmentHeader {
     public static final int DESCRIPTOR_OFFSET = 56;
     /** Format 4: the byte order code of the file's native-order words ({@link FileFeatures}), u32. */
     public static final int BYTE_ORDER_OFFSET = 56;
-    /** Format 4: reserved u32, written 0 and ignored by readers. */
-    public static final int RESERVED_OFFSET = 60;
+    /**
+     * Format 4: the term the file was created in, u32, when compatible feature {@link FileFeatures#FILE_TERM} is set;
+     * else reserved (0). A file without the bit reads as term 0 ({@link #termOf}).
+     */
+    public static final int TERM_OFFSET = 60;
+    /** The largest term a file header records (u32). */
+    public static final long MAX_FILE_TERM = 0xFFFF_FFFFL;
     /** Format 4: compatible feature bits, u64 ({@link FileFeatures}). */
     public static final int COMPATIBLE_OFFSET = 64;
     /** Format 4: incompatible feature bits, u64 ({@link FileFeatures}). */
@@ -155,6 +160,41 @@ public final class SegmentHeader {
     public static byte[] encodeTypes(long segmentSize, long firstIndex, long createdNanos, long pid,
                                      List<FileType> types) {
         return encode(FORMAT_VERSION, segmentSize, firstIndex, createdNanos, pid, types);
+    }
+
+    /**
+     * As {@link #encodeTypes(long, long, long, long, List)}, for a file created in term {@code term}: the header
+     * records it at {@link #TERM_OFFSET} and sets the compatible feature {@link FileFeatures#FILE_TERM}.
+     *
+     * @throws IllegalArgumentException also if {@code term} is outside [0, {@link #MAX_FILE_TERM}]
+     */
+    public static byte[] encodeTypes(long segmentSize, long firstIndex, long createdNanos, long pid,
+                                     List<FileType> types, long term) {
+        if (term < 0 || term > MAX_FILE_TERM) {
+            throw new IllegalArgumentException("a file header records terms 0 to " + MAX_FILE_TERM + ", not " + term);
+        }
+        byte[] bytes = encode(FORMAT_VERSION, segmentSize, firstIndex, createdNanos, pid, types);
+        MemorySegment s = MemorySegment.ofArray(bytes);
+        s.set(INT, TERM_OFFSET, (int) term);
+        s.set(LONG, COMPATIBLE_OFFSET, s.get(LONG, COMPATIBLE_OFFSET) | FileFeatures.FILE_TERM);
+        int headerLength = s.get(INT, HEADER_LENGTH_OFFSET);
+        s.set(INT, headerLength, crc(bytes, headerLength));
+        return bytes;
+    }
+
+    /**
+     * {@return the term a header records: its u32 at {@link #TERM_OFFSET} if it is of format 4 or later and sets
+     * {@link FileFeatures#FILE_TERM}, else 0} The header must have been validated ({@link #decode}).
+     *
+     * @param header a validated header (a file's first bytes, or a copy from {@link #copyOf})
+     */
+    public static long termOf(byte[] header) {
+        MemorySegment s = MemorySegment.ofArray(header);
+        if (s.get(INT, VERSION_OFFSET) < FEATURES_FORMAT
+                || (s.get(LONG, COMPATIBLE_OFFSET) & FileFeatures.FILE_TERM) == 0) {
+            return 0;
+        }
+        return Integer.toUnsignedLong(s.get(INT, TERM_OFFSET));
     }
 
     /**

@@ -26,6 +26,8 @@ public final class SegmentPreparer implements AutoCloseable {
     private final long segmentSize;
     private final List<FileType> types;
     private final boolean privateFiles;
+    /** The term the files are created in, read when each is prepared ({@link SegmentDirectory#fileTerm}). */
+    private final java.util.function.LongSupplier term;
     /** {@link #pendingIndex} of a blank: the next file of a queue of several record lengths, its first index unknown. */
     private static final long BLANK = -2;
     private long pendingIndex = -1;
@@ -36,9 +38,12 @@ public final class SegmentPreparer implements AutoCloseable {
      * A preparer of files recording the type table {@code types}.
      *
      * @param privateFiles whether the files are created {@code rw-------} ({@link FileModes})
+     * @param term         the term a file prepared now is created in, which its header records
      */
-    public SegmentPreparer(Path dir, long segmentSize, List<FileType> types, boolean privateFiles) {
+    public SegmentPreparer(Path dir, long segmentSize, List<FileType> types, boolean privateFiles,
+                           java.util.function.LongSupplier term) {
         this.dir = dir;
+        this.term = term;
         this.segmentSize = segmentSize;
         this.types = types;
         this.privateFiles = privateFiles;
@@ -110,7 +115,8 @@ public final class SegmentPreparer implements AutoCloseable {
             }
             try {
                 SegmentFiles.completeBlank(tmp, SegmentHeader.encodeTypes(segmentSize, firstIndex,
-                        System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types));
+                        System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types,
+                        term.getAsLong()));
             } catch (RuntimeException e) {
                 SegmentFiles.deleteQuietly(tmp);
                 return false; // the caller creates the file the ordinary way
@@ -138,6 +144,7 @@ public final class SegmentPreparer implements AutoCloseable {
     private FilePreparation preparation(long firstIndex) {
         return new FilePreparation("blit-queue-prepare-" + firstIndex, () ->
                 Files.exists(SegmentFiles.path(dir, firstIndex)) ? null
-                        : SegmentFiles.prepare(dir, firstIndex, segmentSize, types, true, privateFiles));
+                        : SegmentFiles.prepare(dir, firstIndex, segmentSize, types, true, privateFiles,
+                        term.getAsLong()));
     }
 }

@@ -1,32 +1,12 @@
 package io.blit.queue.internal;
 
-import java.time.Duration;
-
 /**
- * Rolls by time ({@code QueueOptions.rollEvery}): periods aligned to UTC. A period divides a day, so its
- * boundaries fall at the same times of every UTC day (midnight always among them): 1 h rolls at each full hour, 15 min
- * at :00, :15, :30 and :45. Stateless; thread-safe.
+ * Rolls by time ({@code QueueOptions.rollEvery}, which checks the period): periods aligned to UTC. A period divides a
+ * day, so its boundaries fall at the same times of every UTC day (midnight always among them): 1 h rolls at each full
+ * hour, 15 min at :00, :15, :30 and :45. Stateless; thread-safe.
  */
 public final class TimeRolls {
-    private static final long DAY_NANOS = Duration.ofDays(1).toNanos();
-
     private TimeRolls() {
-    }
-
-    /**
-     * Checks a roll period: zero (no rolls by time), or a divisor of a day of at least 1 s.
-     *
-     * @throws IllegalArgumentException if it is neither
-     */
-    public static void checkPeriod(Duration period) {
-        if (period.isZero()) {
-            return;
-        }
-        if (period.isNegative() || period.compareTo(Duration.ofSeconds(1)) < 0 || period.compareTo(Duration.ofDays(1)) > 0
-                || DAY_NANOS % period.toNanos() != 0) {
-            throw new IllegalArgumentException("rollEvery must be zero (roll by size only) or a period from 1 s to 1 day "
-                    + "that divides a day (e.g. PT1H, PT15M, P1D), got " + period);
-        }
     }
 
     /**

@@ -121,7 +121,8 @@ public final class QueueIdentity {
         return ReplicaMarker.sourceOf(dir) != null;
     }
 
-    private static boolean ownerOnly(Path dir) {
+    /** Whether {@code dir} is its owner's only: what it creates is then {@code rw-------} too. */
+    static boolean ownerOnly(Path dir) {
         try {
             Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
             return permissions.stream().noneMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"));

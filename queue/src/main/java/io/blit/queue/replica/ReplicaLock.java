@@ -66,6 +66,13 @@ public final class ReplicaLock implements AutoCloseable {
      * @throws UncheckedIOException    if the file system fails
      */
     public static ReplicaLock acquire(Path dir, boolean privateFiles) {
+        return acquire(dir, privateFiles, "stop that one first, or follow into another directory");
+    }
+
+    /**
+     * As {@link #acquire(Path, boolean)}, refusing a held lock with {@code advice} after the holder's pid.
+     */
+    static ReplicaLock acquire(Path dir, boolean privateFiles, String advice) {
         Objects.requireNonNull(dir, "dir");
         Path key;
         try {
@@ -77,7 +84,7 @@ public final class ReplicaLock implements AutoCloseable {
         ReplicaWriter.requireReplicaOrEmpty(dir);
         synchronized (HELD) {
             if (!HELD.add(key)) {
-                throw heldBy(dir, ProcessHandle.current().pid() + ", this process");
+                throw heldBy(dir, ProcessHandle.current().pid() + ", this process", advice);
             }
         }
         FileChannel channel = null;
@@ -88,7 +95,7 @@ public final class ReplicaLock implements AutoCloseable {
                     StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
             FileLock lock = channel.tryLock();
             if (lock == null) {
-                throw heldBy(dir, holder(channel));
+                throw heldBy(dir, holder(channel), advice);
             }
             channel.truncate(0);
             channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)),
@@ -129,9 +136,9 @@ public final class ReplicaLock implements AutoCloseable {
         }
     }
 
-    private static IllegalStateException heldBy(Path dir, String holder) {
+    private static IllegalStateException heldBy(Path dir, String holder, String advice) {
         return new IllegalStateException("replica " + dir + " is followed already (by pid " + holder + "): one follower"
-                + " per directory; stop that one first, or follow into another directory");
+                + " per directory; " + advice);
     }
 
     /** The pid the holder wrote, as text of digits only (the file is another process's), or "unknown". */

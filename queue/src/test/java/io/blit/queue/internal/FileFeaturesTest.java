@@ -41,7 +41,7 @@ class FileFeaturesTest {
         assertEquals(4, h.getInt(SegmentHeader.VERSION_OFFSET));
         assertEquals(FileFeatures.NATIVE_ORDER, h.getInt(SegmentHeader.BYTE_ORDER_OFFSET));
         assertEquals(ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? 1 : 2, FileFeatures.NATIVE_ORDER);
-        assertEquals(0, h.getInt(SegmentHeader.RESERVED_OFFSET));
+        assertEquals(0, h.getInt(SegmentHeader.TERM_OFFSET));
         assertEquals(0, h.getLong(SegmentHeader.COMPATIBLE_OFFSET));
         assertEquals(0, h.getLong(SegmentHeader.INCOMPATIBLE_OFFSET));
         assertEquals(1, h.getInt(SegmentHeader.TYPE_COUNT_OFFSET));
@@ -101,10 +101,10 @@ class FileFeaturesTest {
     }
 
     @Test
-    void unknownCompatibleFeaturesAndTheReservedWordAreIgnored() {
+    void unknownCompatibleFeaturesAndAnyTermWordStillDecode() {
         byte[] header = typedHeader();
         setLong(header, SegmentHeader.COMPATIBLE_OFFSET, -1L);
-        setInt(header, SegmentHeader.RESERVED_OFFSET, 0x5A5A);
+        setInt(header, SegmentHeader.TERM_OFFSET, 0x5A5A);
         SegmentHeader.Info info = SegmentHeader.decode(FILE, header, SIZE, 0);
         assertEquals(SegmentHeader.FORMAT_VERSION, info.version());
         assertEquals(MarketData.class.getName(), info.descriptor().className());

@@ -25,7 +25,7 @@ class SegmentPreparerTest {
 
     @Test
     void publishesARequestedFileCompleteAndZeroFilledLeavingNoTemporary() throws IOException {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
             preparer.request(431);
             assertFalse(Files.exists(SegmentFiles.path(dir, 431)), "nothing under the final name before the roll");
             assertTrue(preparer.publishIfPrepared(431));
@@ -45,7 +45,7 @@ class SegmentPreparerTest {
     void aBlankGetsTheHeaderOfTheIndexTheRollNeedsAndIsPublishedOnce() throws IOException {
         List<FileType> types = List.of(new FileType(1, LAYOUT),
                 new FileType(2, BlockCopier.of(io.blit.queue.Quote.class).layout().descriptor()));
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, types, false)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, types, false, () -> 0)) {
             preparer.requestBlank();
             preparer.requestBlank(); // one outstanding at a time
             assertTrue(preparer.publishIfPrepared(777));
@@ -63,7 +63,7 @@ class SegmentPreparerTest {
 
     @Test
     void publishesNothingForAnIndexThatWasNotRequested() throws IOException {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
             preparer.request(100);
             assertFalse(preparer.publishIfPrepared(99));
             assertTrue(preparer.publishIfPrepared(100));
@@ -74,7 +74,7 @@ class SegmentPreparerTest {
 
     @Test
     void closeDeletesAnUnpublishedPreparationAndStopsPreparing() throws IOException {
-        SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false);
+        SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0);
         preparer.request(7);
         preparer.close();
         assertEquals(List.of(), names(), "no file and no temporary left");
@@ -85,7 +85,7 @@ class SegmentPreparerTest {
 
     @Test
     void aLaterRequestDiscardsTheEarlierPreparationAndAnEarlierIndexIsIgnored() throws Exception {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
             preparer.request(10);
             preparer.request(20);
             preparer.request(15); // stale: an appender that is behind
@@ -106,7 +106,7 @@ class SegmentPreparerTest {
 
     @Test
     void keepsAFileAnotherCreatorPublishedFirst() throws IOException {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
             preparer.request(50);
             SegmentFiles.createIfAbsent(dir, 50, SIZE, LAYOUT);
             byte[] theirs = Files.readAllBytes(SegmentFiles.path(dir, 50));
