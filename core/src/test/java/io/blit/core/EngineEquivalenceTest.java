@@ -186,7 +186,8 @@ class EngineEquivalenceTest {
                     () -> BlockCopier.of(Shapes.MarketDataShape.class, unsafe));
             assertEquals("the " + unsafe + " engine needs sun.misc.Unsafe memory access, which this JVM denies"
                     + " (--sun-misc-unsafe-memory-access=deny): use CopyEngine.GENERATED_FFM, or BlockCopier.of(type),"
-                    + " which picks it by itself", e.getMessage());
+                    + " which picks it by itself, or export the JDK's own Unsafe to Blit"
+                    + " (--add-exports java.base/jdk.internal.misc=ALL-UNNAMED), which works in every mode", e.getMessage());
         }
     }
 

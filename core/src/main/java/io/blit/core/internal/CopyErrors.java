@@ -33,14 +33,16 @@ public final class CopyErrors {
     public static UnsupportedOperationException unsafeDenied(String engine) {
         return new UnsupportedOperationException("the " + engine + " engine needs sun.misc.Unsafe memory access, which this JVM"
                 + " denies (--sun-misc-unsafe-memory-access=deny): use CopyEngine.GENERATED_FFM, or BlockCopier.of(type),"
-                + " which picks it by itself");
+                + " which picks it by itself, or export the JDK's own Unsafe to Blit"
+                + " (--add-exports java.base/jdk.internal.misc=ALL-UNNAMED), which works in every mode");
     }
 
     public static IllegalArgumentException noPrivateAccessUnsafeDenied(Class<?> type, IllegalAccessException cause) {
         return new IllegalArgumentException("Blit cannot copy " + type.getName() + " in this JVM: sun.misc.Unsafe memory"
                 + " access is denied (--sun-misc-unsafe-memory-access=deny), so the only engine is GENERATED_FFM, which"
                 + " needs private access to the class's fields: open its package to Blit (module-info: opens "
-                + type.getPackageName() + " to io.blit.core;)", cause);
+                + type.getPackageName() + " to io.blit.core;), or export the JDK's own Unsafe to Blit"
+                + " (--add-exports java.base/jdk.internal.misc=ALL-UNNAMED) for the word loop", cause);
     }
 
     public static IllegalArgumentException noPrivateAccess(Class<?> type, IllegalAccessException cause) {

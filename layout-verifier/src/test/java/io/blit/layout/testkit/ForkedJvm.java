@@ -62,7 +62,22 @@ public final class ForkedJvm {
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass.getName());
         command.addAll(List.of(args));
+        return run(command);
+    }
 
+    /**
+     * Runs {@code java -jar jar args} with no JVM option: what the jar's manifest says (main class, class path,
+     * {@code Add-Exports}) is all the child gets.
+     *
+     * @throws AssertionError if the child does not end within {@link #TIMEOUT_SECONDS}
+     */
+    public static Result runJar(Path jar, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString()));
+        command.addAll(List.of(args));
+        return run(command);
+    }
+
+    private static Result run(List<String> command) throws IOException, InterruptedException {
         Path out = Files.createTempFile("blit-forked-jvm", ".out");
         Path err = Files.createTempFile("blit-forked-jvm", ".err");
         try {
