@@ -246,6 +246,8 @@ class PartitionTest {
         try (ReplicationSource source = ReplicationSource.start(first, ReplicationTest.options(newControl));
              Replica rejoined = Replica.start(primary, ReplicaOptions.of(newControl, Ports.loopback(),
                      ReplicationTest.SECRET).rejoin(true))) {
+            // P holds more than R1 until it set its partition appends aside
+            waitFor(() -> !rejoined.quarantined().isEmpty(), 30, () -> "P set records aside: " + rejoined.failure());
             rejoined.awaitIndex(newEnd, Duration.ofSeconds(30));
             assertNull(rejoined.failure());
             List<Quarantine.Quarantined> quarantined = rejoined.quarantined();

@@ -38,7 +38,12 @@ final class PrimaryProcess implements AutoCloseable {
         process = new ProcessBuilder(launcher.apply(java)).redirectErrorStream(true).start();
         commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         Thread.ofPlatform().daemon().name("primary-output").start(this::collect);
-        await("started", 60);
+        try {
+            await("started", 60);
+        } catch (AssertionError e) {
+            process.destroyForcibly(); // a process left in a network namespace would keep the namespace alive
+            throw e;
+        }
     }
 
     /** Sends one command line. */
