@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -178,7 +179,7 @@ public final class FailoverNode implements AutoCloseable {
         }
         connected = client.getZookeeperClient().isConnected();
         member.start();
-        leaderCache.listenable().addListener((type, before, after) -> worker.execute(this::followLeader));
+        leaderCache.listenable().addListener((type, before, after) -> onWorker(this::followLeader));
         leaderCache.start();
         latch = newLatch();
         startLatch(latch);
@@ -200,7 +201,7 @@ public final class FailoverNode implements AutoCloseable {
         fresh.addListener(new LeaderLatchListener() {
             @Override
             public void isLeader() {
-                worker.execute(FailoverNode.this::takeOver);
+                onWorker(FailoverNode.this::takeOver);
             }
 
             @Override
@@ -223,7 +224,7 @@ public final class FailoverNode implements AutoCloseable {
         switch (newState) {
             case CONNECTED, RECONNECTED -> {
                 connected = true;
-                worker.execute(this::followLeader);
+                onWorker(this::followLeader);
             }
             case SUSPENDED, LOST, READ_ONLY -> {
                 connected = false;
@@ -250,8 +251,15 @@ public final class FailoverNode implements AutoCloseable {
                     e);
         }
         state = new State(Role.FENCED, term, null);
-        if (!worker.isShutdown()) {
-            worker.execute(this::stopServing);
+        onWorker(this::stopServing);
+    }
+
+    /** Runs {@code task} on the node's thread, unless the node has closed it (then its work is done already). */
+    private void onWorker(Runnable task) {
+        try {
+            worker.execute(task);
+        } catch (RejectedExecutionException closed) {
+            // a callback of ZooKeeper after close(): nothing is served or followed any more
         }
     }
 
@@ -289,8 +297,8 @@ public final class FailoverNode implements AutoCloseable {
                     GroupZnodes.encodeTerm(term));
             claimedTerm.set(term);
             // a connection lost from here on fences the directory at term + 1, before or after the promotion
-            if (!connected || latch != held || !held.hasLeadership()) {
-                fenceIfServing("lost ZooKeeper while taking over");
+            if (closed || !connected || latch != held || !held.hasLeadership()) {
+                fenceIfServing(closed ? "closed while taking over" : "lost ZooKeeper while taking over");
                 return;
             }
             QueueTerms.promote(dir, term);
@@ -360,11 +368,15 @@ public final class FailoverNode implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " cannot leave the election: " + e);
         }
-        worker.schedule(() -> {
-            if (!closed && latch == fresh) {
-                startLatch(fresh);
-            }
-        }, REJOIN_ELECTION_MILLIS, TimeUnit.MILLISECONDS);
+        try {
+            worker.schedule(() -> {
+                if (!closed && latch == fresh) {
+                    startLatch(fresh);
+                }
+            }, REJOIN_ELECTION_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            // the node closed meanwhile: it does not re-enter
+        }
     }
 
     /** Follows the published primary, unless this node is (becoming) the primary or follows it already. */

@@ -107,7 +107,7 @@ public final class FailoverOptions {
 
     /**
      * {@return the ZooKeeper session timeout the node asks for} Default 10 s. ZooKeeper grants it within its servers'
-     * bounds (by default 2 to 20 ticks of 2 s: 4 s to 40 s). A primary cut off from ZooKeeper learns of it after about
+     * bounds (by default 2 to 20 of their ticks: 4 s to 40 s with the 2 s tick of ZooKeeper's sample configuration). A primary cut off from ZooKeeper learns of it after about
      * two thirds of it (its client's read timeout) and fences itself then; another node is elected once the servers
      * expire the session, after all of it.
      */

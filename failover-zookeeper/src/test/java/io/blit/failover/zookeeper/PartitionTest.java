@@ -81,6 +81,8 @@ class PartitionTest {
             oldApplication.join(WAIT.toMillis());
             assertEquals(null, appendFailure.get());
             assertTrue(fencedAt.get() != 0, "the old primary's appender was fenced");
+            System.out.println("cut at 0 ms; old primary's appender fenced at " + (fencedAt.get() - cutAt) / 1_000_000
+                    + " ms; new primary's first append at " + (firstNewAppendAt - cutAt) / 1_000_000 + " ms");
             assertTrue(fencedAt.get() - firstNewAppendAt < 0, "fenced " + (fencedAt.get() - cutAt) / 1_000_000
                     + " ms after the cut, the new primary's first append " + (firstNewAppendAt - cutAt) / 1_000_000
                     + " ms after it");
