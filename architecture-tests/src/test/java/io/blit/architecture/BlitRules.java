@@ -24,7 +24,8 @@ import java.util.Set;
  * <p>Modules map to package roots: {@code layout-verifier} is {@code io.blit.layout}, {@code core}
  * {@code io.blit.core}, {@code queue} {@code io.blit.queue}, {@code queue-demo} (the tools around the queue)
  * {@code io.blit.tools}, {@code stress-tests} {@code io.blit.stress}, {@code benchmarks}
- * {@code io.blit.benchmarks}, {@code blit-maven-plugin} {@code io.blit.maven}, {@code blit-cli} {@code io.blit.cli}. Every rule keeps ArchUnit's {@code failOnEmptyShould}: a rule whose
+ * {@code io.blit.benchmarks}, {@code blit-maven-plugin} {@code io.blit.maven}, {@code blit-cli} {@code io.blit.cli},
+ * {@code failover-zookeeper} {@code io.blit.failover.zookeeper}. Every rule keeps ArchUnit's {@code failOnEmptyShould}: a rule whose
  * subject matched no class fails instead of passing vacuously.
  */
 final class BlitRules {
@@ -66,6 +67,20 @@ final class BlitRules {
             .because("replication is a library on the queue's public API, its replication-only package (exported to"
                     + " replication alone) and Aeron: no tool, no command-line library, no queue internals (it writes"
                     + " replicas through ReplicaWriter)");
+
+    static final ArchRule FAILOVER_USES_ONLY_REPLICATION_AND_CURATOR = classes()
+            .that().resideInAPackage("io.blit.failover.zookeeper..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.blit.failover.zookeeper..",
+                    "io.blit.replication", "io.blit.queue", "io.blit.queue.replica", "io.blit.core..",
+                    "io.blit.layout..", "org.apache.curator..", "org.apache.zookeeper..")
+            .because("the coordinator is an optional library on replication's public API, the queue's terms and"
+                    + " Curator: no Aeron of its own, no tool, no command-line library, no queue internals");
+
+    static final ArchRule ONLY_THE_COORDINATOR_USES_ZOOKEEPER = noClasses()
+            .that().resideOutsideOfPackage("io.blit.failover.zookeeper..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.curator..", "org.apache.zookeeper..")
+            .because("ZooKeeper is the optional coordinator's (module failover-zookeeper): a user who promotes by"
+                    + " hand, and every other module, never needs Curator or ZooKeeper");
 
     static final ArchRule CLI_USES_ONLY_QUEUE_REPLICATION_AND_PICOCLI = classes()
             .that().resideInAPackage("io.blit.cli..")
@@ -118,9 +133,12 @@ final class BlitRules {
 
     /**
      * The only uses of a package another module does not export, for code outside every module with a descriptor:
-     * package root of the user to the package. The jcstress tests race the queue's record protocol directly.
+     * package root of the user to the package. The jcstress tests race the queue's record protocol directly; the
+     * ZooKeeper coordinator, a class-path library (ZooKeeper's jars cannot be on the module path), promotes and fences
+     * its queue directory through {@code QueueTerms}.
      */
-    static final Map<String, String> ALLOWED_UNEXPORTED_USES = Map.of("io.blit.stress", "io.blit.queue.internal");
+    static final Map<String, String> ALLOWED_UNEXPORTED_USES = Map.of("io.blit.stress", "io.blit.queue.internal",
+            "io.blit.failover.zookeeper", "io.blit.queue.replica");
 
     static final ArchRule ONLY_EXPORTED_PACKAGES_CROSS_MODULES = classes()
             .should(new UseOnlyExportedPackagesOfOtherModules(ModuleExports.onClassPath(), ALLOWED_UNEXPORTED_USES))

@@ -36,6 +36,16 @@ class ModuleRulesTest {
     }
 
     @Test
+    void theCoordinatorUsesOnlyReplicationTheQueueAndCurator() {
+        BlitRules.FAILOVER_USES_ONLY_REPLICATION_AND_CURATOR.check(ProductionClasses.get());
+    }
+
+    @Test
+    void onlyTheCoordinatorUsesCuratorOrZooKeeper() {
+        BlitRules.ONLY_THE_COORDINATOR_USES_ZOOKEEPER.check(ProductionClasses.get());
+    }
+
+    @Test
     void onlyBenchmarksAndStressTestsDependOnTheTools() {
         BlitRules.NOTHING_DEPENDS_ON_TOOLS.check(ProductionClasses.get());
     }

@@ -10,6 +10,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.blit.architecture.violation.UsesBenchmarks;
 import io.blit.architecture.violation.UsesCoreInternal;
+import io.blit.architecture.violation.UsesCurator;
 import io.blit.architecture.violation.UsesLayoutInternal;
 import io.blit.architecture.violation.UsesMavenPlugin;
 import io.blit.architecture.violation.UsesQueueInternal;
@@ -19,6 +20,7 @@ import io.blit.architecture.violation.UsesSunMiscUnsafe;
 import io.blit.cli.violation.CliUsesHdrHistogram;
 import io.blit.core.ViolatesNoPublicMutableFields;
 import io.blit.core.violation.CoreUsesTools;
+import io.blit.failover.zookeeper.violation.CoordinatorUsesTools;
 import io.blit.layout.violation.LayoutUsesCore;
 import io.blit.maven.violation.PluginUsesLayoutVerifier;
 import io.blit.queue.BlitQueue;
@@ -71,6 +73,29 @@ class RulesCanFailTest {
     @Test
     void replicationRuleRejectsReplicationClassUsingTools() {
         assertViolates(BlitRules.REPLICATION_USES_ONLY_QUEUE_AND_AERON, ReplicationUsesTools.class);
+    }
+
+    @Test
+    void coordinatorRuleRejectsCoordinatorClassUsingTools() {
+        assertViolates(BlitRules.FAILOVER_USES_ONLY_REPLICATION_AND_CURATOR, CoordinatorUsesTools.class);
+    }
+
+    @Test
+    void zookeeperRuleRejectsAClassOutsideTheCoordinatorUsingCurator() {
+        assertViolates(BlitRules.ONLY_THE_COORDINATOR_USES_ZOOKEEPER, UsesCurator.class);
+    }
+
+    /** The coordinator's exception is real and exercised: it uses QueueTerms, and the rule accepts exactly that. */
+    @Test
+    void exportsRuleAllowsTheCoordinatorUsingTheQueuesTerms() {
+        JavaClasses coordinator = ProductionClasses.get()
+                .that(JavaClass.Predicates.resideInAPackage("io.blit.failover.zookeeper"));
+        assertTrue(coordinator.stream().anyMatch(type -> type.getDirectDependenciesFromSelf().stream()
+                        .anyMatch(d -> d.getTargetClass().getPackageName().equals("io.blit.queue.replica"))),
+                "no imported class of the coordinator uses io.blit.queue.replica: the exception would be unused");
+        EvaluationResult result = BlitRules.ONLY_EXPORTED_PACKAGES_CROSS_MODULES.evaluate(coordinator);
+        assertFalse(result.hasViolation(), () -> "the coordinator's use of io.blit.queue.replica was rejected:\n"
+                + result.getFailureReport());
     }
 
     @Test
