@@ -10,6 +10,7 @@ import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.ReplicaLock;
+import io.blit.queue.replica.ReplicaPositions;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Ack;
@@ -20,6 +21,7 @@ import io.blit.replication.wire.Confirm;
 import io.blit.replication.wire.Heartbeat;
 import io.blit.replication.wire.HmacSha256;
 import io.blit.replication.wire.Keys;
+import io.blit.replication.wire.Positions;
 import io.blit.replication.wire.Refuse;
 import io.blit.replication.wire.Sealer;
 import io.blit.replication.wire.Session;
@@ -86,6 +88,10 @@ public final class Replica implements AutoCloseable {
     private Subscription data;
     private ExclusivePublication control;
     private ReplicaWriter writer;
+    /** The source's named consumers, as this replica holds them (the replica's thread). */
+    private ReplicaPositions positions;
+    /** Whether a failure to store positions was logged: once, until positions are stored again. */
+    private boolean positionsFailed;
     /**
      * The source as this replica names it (canonical), and the queue it holds (null: none yet): bound into every
      * handshake, so that it follows only that source's queue. The challenged queue is the one the current challenge
@@ -219,8 +225,10 @@ public final class Replica implements AutoCloseable {
 
     private void run() {
         try (lock; AeronConnection aeron = AeronConnection.open(options.aeronDir(), dir, "replica");
-             ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles())) {
+             ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles());
+             ReplicaPositions consumerPositions = ReplicaPositions.open(dir, options.privateFiles())) {
             writer = replicaWriter;
+            positions = consumerPositions;
             held = writer.nextIndex();
             history = QueueIdentity.history(dir);
             queueId = history == null ? null : history.queueId();
@@ -429,7 +437,7 @@ public final class Replica implements AutoCloseable {
             return;
         }
         int type = in.getInt(0, Wire.ORDER);
-        boolean opened = type != Wire.BATCH ? Session.open(in, length, fromSource) : switch (protection) {
+        boolean opened = type != Wire.BATCH && type != Wire.POSITIONS ? Session.open(in, length, fromSource) : switch (protection) {
             case AUTHENTICATED -> Session.open(in, length, fromSource);
             case ENCRYPTED -> Session.openEncrypted(in, length, fromSource);
         };
@@ -524,7 +532,40 @@ public final class Replica implements AutoCloseable {
                 held = writer.nextIndex(); // what the entries before a failing one wrote is held
             }
         }
+        if (type == Wire.POSITIONS) {
+            String malformed = Positions.check(in, length);
+            if (malformed == null) {
+                storePositions(length);
+            }
+            return malformed;
+        }
         return "a message of type " + type + " or length " + length + " that does not belong in a stream";
+    }
+
+    /**
+     * Stores the positions of a checked POSITIONS message, none past what the replica holds. A failure to store them
+     * (a full positions file, a full disk) is logged, once until they are stored again, and stops nothing: the
+     * records come first.
+     */
+    private void storePositions(int length) {
+        try {
+            for (int i = 0, count = Positions.count(in); i < count; i++) {
+                String name = Positions.name(in, i);
+                if (Positions.state(in, i) == Positions.REMOVED) {
+                    positions.remove(name);
+                } else {
+                    positions.follow(name, Positions.committed(in, i), Positions.lastCommitMillis(in, i),
+                            writer.nextIndex());
+                }
+            }
+            positionsFailed = false;
+        } catch (RuntimeException e) {
+            if (!positionsFailed) {
+                positionsFailed = true;
+                LOG.log(System.Logger.Level.WARNING, "replica " + dir + " cannot store its source's consumer positions"
+                        + " (" + length + " bytes of them); the records go on", e);
+            }
+        }
     }
 
     private String peerOf(Header header) {

@@ -159,11 +159,11 @@ final class SourceSession implements Runnable {
                 offer(Refuse.encode(buffer, reason, toReplica));
                 return;
             }
-            try (stream) {
+            try (stream; PositionsSender positions = new PositionsSender(dir)) {
                 offer(Accept.encode(buffer, start, protection, terms, toReplica));
                 LOG.log(System.Logger.Level.INFO, "serving replica " + peer + " on " + endpoint + " from index " + start + ", batches "
                         + protection.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
-                stream(stream);
+                stream(stream, positions);
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "session of replica " + peer + " failed", e);
@@ -172,7 +172,7 @@ final class SourceSession implements Runnable {
         }
     }
 
-    private void stream(RecordStream stream) {
+    private void stream(RecordStream stream, PositionsSender positions) {
         IdleStrategy idle = IdleStrategies.create();
         long lastSent = System.nanoTime();
         long fence = QueueTerms.fenceTerm(dir);
@@ -191,13 +191,15 @@ final class SourceSession implements Runnable {
             }
             if (length > Session.BODY_AT) {
                 sent = Math.max(sent, filledUpTo); // before the offer: the replica may acknowledge it before offer returns
-                offer(switch (protection) {
-                    case ENCRYPTED -> Session.sealEncrypted(buffer, length, toReplica);
-                    case AUTHENTICATED -> Session.seal(buffer, length, toReplica);
-                });
+                offerSealed(length);
                 lastSent = now;
                 idle.reset();
-            } else {
+            }
+            // never between the parts of a record, whose last part the replica expects next
+            if (partSent < 0 && positions.due(now) && sendPositions(positions, now)) {
+                lastSent = now;
+            }
+            if (length <= Session.BODY_AT) {
                 if (now - lastSent > HEARTBEAT_NANOS) {
                     offer(Heartbeat.encode(buffer, ++sequence, filledUpTo, toReplica));
                     lastSent = now;
@@ -205,6 +207,32 @@ final class SourceSession implements Runnable {
                 idle.idle();
             }
         }
+    }
+
+    /**
+     * Sends the consumers whose positions changed, after the batches that carry their records (a position is sent
+     * once its record is). {@return whether anything was sent}
+     */
+    private boolean sendPositions(PositionsSender positions, long now) {
+        if (!positions.startRound(now)) {
+            return false;
+        }
+        boolean any = false;
+        int length;
+        while (running && connected && (length = positions.next(buffer, batchSegment, sequence + 1, filledUpTo)) > 0) {
+            sequence++;
+            offerSealed(length);
+            any = true;
+        }
+        return any;
+    }
+
+    /** Seals the message of {@code length} bytes in the buffer as the session's batches are, and offers it. */
+    private void offerSealed(int length) {
+        offer(switch (protection) {
+            case ENCRYPTED -> Session.sealEncrypted(buffer, length, toReplica);
+            case AUTHENTICATED -> Session.seal(buffer, length, toReplica);
+        });
     }
 
     /**

@@ -15,6 +15,7 @@ import io.blit.queue.replica.RecordStream;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Batch;
 import io.blit.replication.wire.Heartbeat;
+import io.blit.replication.wire.Positions;
 import io.blit.replication.wire.Sealer;
 import io.blit.replication.wire.Session;
 import io.blit.replication.wire.Subscribe;
@@ -140,6 +141,11 @@ class HostileSourceTest {
         for (Case c : streamCases()) {
             tests.add(dynamicTest(c.name, () -> step(() -> refusedWithoutAWrite(c.message))));
         }
+        for (Case c : positionsCases()) {
+            tests.add(dynamicTest(c.name, () -> step(() -> refusedWithoutAWrite(c.message))));
+        }
+        tests.add(dynamicTest("POSITIONS beyond the replica's end are stored at its end",
+                () -> step(this::positionsBeyondTheEndAreClamped)));
         tests.add(dynamicTest("a real source takes over and the replica ends byte-identical", this::realSourceTakesOver));
         return tests;
     }
@@ -318,6 +324,82 @@ class HostileSourceTest {
             return Session.BODY_AT + reason.length;
         }));
         return cases;
+    }
+
+    /** POSITIONS that no honest source sends: each must end the session with no position stored (no file created). */
+    private List<Case> positionsCases() {
+        List<Case> cases = new ArrayList<>();
+        Entry good = new Entry(5, Positions.NAMED, 1, "c");
+        for (int count : new int[] {0, -1, 2, Positions.MAX_ENTRIES + 1, Integer.MAX_VALUE}) {
+            cases.add(new Case("a POSITIONS of one entry stating " + count + " entries", positions(count, 0, good)));
+        }
+        List<Entry> many = new ArrayList<>();
+        for (int i = 0; i <= Positions.MAX_ENTRIES; i++) {
+            many.add(new Entry(i, Positions.NAMED, 1, "c" + i));
+        }
+        cases.add(new Case("a POSITIONS of 65 entries", positions(many.size(), 0, many.toArray(Entry[]::new))));
+        cases.add(new Case("a POSITIONS with no entry", positions(0, 0)));
+        cases.add(new Case("a POSITIONS with 8 bytes after its entry", positions(1, 8, good)));
+        for (int state : new int[] {0, 3, -1}) {
+            cases.add(new Case("a POSITIONS entry of state " + state, positions(1, 0, new Entry(5, state, 1, "c"))));
+        }
+        for (long committed : new long[] {-2, Long.MIN_VALUE}) {
+            cases.add(new Case("a POSITIONS entry at index " + committed,
+                    positions(1, 0, new Entry(committed, Positions.NAMED, 1, "c"))));
+        }
+        for (int length : new int[] {0, 33, -1, Integer.MAX_VALUE}) {
+            cases.add(new Case("a POSITIONS entry whose name length is " + length,
+                    positions(1, 0, new Entry(5, Positions.NAMED, length, "c"))));
+        }
+        for (String name : new String[] {"a/b", "a b", "..\\x", "\u00e9t\u00e9"}) {
+            cases.add(new Case("a POSITIONS entry named " + name.replace('\\', '|'),
+                    positions(1, 0, new Entry(5, Positions.NAMED, name.length(), name))));
+        }
+        cases.add(new Case("a POSITIONS entry whose name is shorter than its length (a zero byte in it)",
+                positions(1, 0, new Entry(5, Positions.NAMED, 2, "c"))));
+        cases.add(new Case("a POSITIONS entry with a byte after its name in the padding",
+                positions(1, 0, new Entry(5, Positions.NAMED, 1, "cx"))));
+        cases.add(new Case("a POSITIONS whose first entry is good and second bad: neither stored",
+                positions(2, 0, good, new Entry(5, Positions.NAMED, 40, "d"))));
+        return cases;
+    }
+
+    /** One entry of a hand-made POSITIONS: its name's bytes as given (up to 32), its length field as stated. */
+    private record Entry(long committed, int state, int nameLength, String name) {
+    }
+
+    /** A POSITIONS stating {@code count} entries, carrying {@code entries} and {@code extra} zero bytes after them. */
+    private static FakeSource.Message positions(int count, int extra, Entry... entries) {
+        return (b, sequence) -> {
+            Session.head(b, Wire.POSITIONS, count, sequence);
+            int at = Session.BODY_AT;
+            for (Entry e : entries) {
+                b.putLong(at, e.committed, LE);
+                b.putLong(at + 8, 1_795_000_000_000L, LE);
+                b.putInt(at + 16, e.state, LE);
+                b.putInt(at + 20, e.nameLength, LE);
+                b.setMemory(at + Positions.NAME_AT, Positions.NAME_BYTES, (byte) 0);
+                b.putBytes(at + Positions.NAME_AT, e.name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                at += Positions.ENTRY_LENGTH;
+            }
+            b.setMemory(at, extra, (byte) 0);
+            return at + extra;
+        };
+    }
+
+    /**
+     * An honest source never sends a position past what it sent of the records; one that does gets it stored at the
+     * replica's last index, and a position within what the replica holds is stored as sent.
+     */
+    private void positionsBeyondTheEndAreClamped() throws Exception {
+        ensureSession();
+        long held = replica.nextIndex();
+        fake.sendSealed(positions(3, 0, new Entry(Long.MAX_VALUE, Positions.NAMED, 1, "c"),
+                new Entry(held + 1, Positions.NAMED, 3, "c.2"), new Entry(5, Positions.NAMED, 1, "z")));
+        Map<String, Long> stored = ConsumerPositionsTest.awaitPositions(replicaDir, p -> p.size() == 3);
+        assertEquals(Map.of("c", held - 1, "c.2", held - 1, "z", 5L), stored, "the replica's consumers");
+        assertTrue(replica.running());
+        assertEquals(held, replica.nextIndex());
     }
 
     // ---------------------------------------------------------------------------------------------------------------

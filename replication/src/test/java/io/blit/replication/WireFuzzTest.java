@@ -17,6 +17,7 @@ import io.blit.replication.wire.Confirm;
 import io.blit.replication.wire.Heartbeat;
 import io.blit.replication.wire.HmacSha256;
 import io.blit.replication.wire.Keys;
+import io.blit.replication.wire.Positions;
 import io.blit.replication.wire.Refuse;
 import io.blit.replication.wire.Sealer;
 import io.blit.replication.wire.Session;
@@ -166,7 +167,7 @@ class WireFuzzTest {
     @Test
     void validEncodingsRoundTrip() {
         forAll(random -> {
-            switch (random.nextInt(8)) {
+            switch (random.nextInt(9)) {
                 case 0 -> subscribeRoundTrips(random);
                 case 1 -> challengeRoundTrips(random);
                 case 2 -> {
@@ -213,6 +214,7 @@ class WireFuzzTest {
                     assertEquals(committed, Ack.committed(b));
                     assertEquals(forced, Ack.forced(b));
                 }
+                case 7 -> positionsRoundTrip(random);
                 default -> batchRoundTrips(random);
             }
         });
@@ -297,6 +299,11 @@ class WireFuzzTest {
         if (ack) {
             s.append(' ').append(Ack.replicaId(b)).append(' ').append(Ack.committed(b)).append(' ').append(Ack.forced(b));
         }
+        String positions = Positions.check(b, length);
+        s.append(" | POSITIONS check ").append(positions);
+        if (positions == null) {
+            s.append(' ').append(positionsEntries(b));
+        }
         String batch = Batch.check(b, length);
         s.append(" | BATCH check ").append(batch);
         if (batch == null) {
@@ -367,6 +374,26 @@ class WireFuzzTest {
             at = next;
         }
         assertEquals(end, at, "the entries of a checked batch end at its tag");
+        return entries;
+    }
+
+    /**
+     * The entries of a checked POSITIONS, as text; each within what {@link Positions#check} promises: 1 to 64 of them,
+     * a committed index of -1 or more, a known state, a name of 1 to 32 characters of {@code [A-Za-z0-9._-]}.
+     */
+    private static List<String> positionsEntries(UnsafeBuffer b) {
+        int count = Positions.count(b);
+        assertTrue(count >= 1 && count <= Positions.MAX_ENTRIES, "a checked POSITIONS' entry count " + count);
+        List<String> entries = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long committed = Positions.committed(b, i);
+            int state = Positions.state(b, i);
+            String name = Positions.name(b, i);
+            assertTrue(committed >= -1, "a checked position's index " + committed);
+            assertTrue(state == Positions.NAMED || state == Positions.REMOVED, "a checked position's state " + state);
+            assertTrue(name.matches("[A-Za-z0-9._-]{1,32}"), "a checked position's name " + name);
+            entries.add(state + " " + name + " " + committed + " " + Positions.lastCommitMillis(b, i));
+        }
         return entries;
     }
 
@@ -442,6 +469,17 @@ class WireFuzzTest {
         }
     }
 
+    private void positionsRoundTrip(SplittableRandom random) {
+        boolean encrypted = random.nextBoolean();
+        Encoded positions = validPositions(random, encrypted);
+        UnsafeBuffer b = new UnsafeBuffer(positions.bytes.clone());
+        int length = positions.bytes.length;
+        assertTrue(encrypted ? Session.openEncrypted(b, length, toReplica) : Session.open(b, length, toReplica),
+                "positions open");
+        assertNull(Positions.check(b, length));
+        assertEquals(positions.entries, positionsEntries(b));
+    }
+
     private void batchRoundTrips(SplittableRandom random) {
         boolean encrypted = random.nextBoolean();
         Encoded batch = validBatch(random, encrypted);
@@ -464,7 +502,7 @@ class WireFuzzTest {
     }
 
     private Encoded validMessage(SplittableRandom random) {
-        int type = 1 + random.nextInt(Wire.ACK);
+        int type = 1 + random.nextInt(Wire.POSITIONS);
         UnsafeBuffer b = buffer(Wire.MAX_CONTROL_MESSAGE);
         int length;
         int[] fields = {0, 4, 8};
@@ -493,10 +531,45 @@ class WireFuzzTest {
                 return validBatch(random, random.nextInt(4) == 0);
             }
             case Wire.HEARTBEAT -> length = Heartbeat.encode(b, random.nextLong(), random.nextLong(), sealsToReplica());
+            case Wire.POSITIONS -> {
+                return validPositions(random, random.nextInt(4) == 0);
+            }
             default -> length = Ack.encode(b, 1 + random.nextLong(Long.MAX_VALUE - 1), random.nextLong(),
                     random.nextLong(), random.nextLong(), sealsToSource());
         }
         return new Encoded(type, Arrays.copyOf(b.byteArray(), length), fields, false, List.of());
+    }
+
+    /**
+     * A valid sealed POSITIONS of 1 to 64 entries (named or removed, indices from -1, names of 1 to 32 characters),
+     * encrypted if asked; its entries as {@link #positionsEntries} gives them.
+     */
+    private Encoded validPositions(SplittableRandom random, boolean encrypted) {
+        String alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+        UnsafeBuffer b = buffer(Positions.length(Positions.MAX_ENTRIES));
+        int count = random.nextInt(4) == 0 ? Positions.MAX_ENTRIES : 1 + random.nextInt(8);
+        List<Integer> fields = new ArrayList<>(List.of(0, 4, 8));
+        List<String> entries = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int at = Positions.entryAt(i);
+            fields.addAll(List.of(at, at + 8, at + 16, at + 20));
+            StringBuilder name = new StringBuilder();
+            for (int n = random.nextInt(4) == 0 ? Positions.NAME_BYTES : 1 + random.nextInt(12); n > 0; n--) {
+                name.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            long committed = random.nextBoolean() ? -1 + random.nextLong(1000) : random.nextLong(-1, Long.MAX_VALUE);
+            long time = random.nextLong();
+            int state = random.nextInt(4) == 0 ? Positions.REMOVED : Positions.NAMED;
+            Positions.putEntry(b, i, committed, time, state, name.length());
+            b.setMemory(at + Positions.NAME_AT, Positions.NAME_BYTES, (byte) 0);
+            b.putBytes(at + Positions.NAME_AT, name.toString().getBytes(StandardCharsets.US_ASCII));
+            entries.add(state + " " + name + " " + committed + " " + time);
+        }
+        int unsealed = Positions.head(b, 1 + random.nextLong(Long.MAX_VALUE - 1), count);
+        int length = encrypted ? Session.sealEncrypted(b, unsealed, sealsToReplica())
+                : Session.seal(b, unsealed, sealsToReplica());
+        return new Encoded(Wire.POSITIONS, Arrays.copyOf(b.byteArray(), length),
+                fields.stream().mapToInt(Integer::intValue).toArray(), encrypted, entries);
     }
 
     /** A valid sealed batch of 1 to 8 random entries (FILE, RECORD, RUN, PART), encrypted if asked. */
@@ -571,7 +644,7 @@ class WireFuzzTest {
         byte[] message = bytes(random, length);
         UnsafeBuffer b = new UnsafeBuffer(message);
         if (length >= 4 && random.nextBoolean()) {
-            b.putInt(0, random.nextInt(Wire.ACK + 2), Wire.ORDER);
+            b.putInt(0, random.nextInt(Wire.POSITIONS + 2), Wire.ORDER);
         }
         if (length >= 8 && random.nextBoolean()) { // a REFUSE's reason length, a batch's count, ...
             b.putInt(Session.AUX_AT, random.nextBoolean() ? length - Session.MIN_LENGTH : random.nextInt(4), Wire.ORDER);
@@ -742,6 +815,7 @@ class WireFuzzTest {
             case Wire.REFUSE -> "REFUSE";
             case Wire.BATCH -> "BATCH";
             case Wire.HEARTBEAT -> "HEARTBEAT";
+            case Wire.POSITIONS -> "POSITIONS";
             default -> "ACK";
         };
     }

@@ -365,6 +365,28 @@ public final class ConsumerSlots {
         return true;
     }
 
+    /** {@return the number of slots of the file} */
+    public int slotCount() {
+        return slots;
+    }
+
+    /**
+     * Acquire load of slot {@code k}'s state word (FREE, CLAIMING, READY or REMOVED in its top two bits: see the class
+     * comment); a scan of the used prefix stops at the first FREE (0) word.
+     */
+    public long stateWord(int k) {
+        return state(k);
+    }
+
+    /**
+     * Copies the {@value #MAX_NAME_LENGTH} name bytes of slot {@code k} (the name, zero-padded) to {@code into} at
+     * {@code offset}: one bulk copy, nothing allocated. The name is as stored, unchecked (its length and CRC32C are
+     * in the state word).
+     */
+    public void copyName(int k, MemorySegment into, long offset) {
+        MemorySegment.copy(segment, offset(k, NAME_OFFSET), into, offset, MAX_NAME_LENGTH);
+    }
+
     /** The READY or REMOVED state word of {@code name}. */
     private static long named(long state, byte[] name) {
         return state << STATE_SHIFT | (long) name.length << 32 | Integer.toUnsignedLong(crc(name));

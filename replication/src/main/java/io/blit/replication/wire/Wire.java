@@ -3,11 +3,11 @@ package io.blit.replication.wire;
 import java.nio.ByteOrder;
 
 /**
- * The replication protocol, version 4 (docs/replication.md, "Protocol"): message types and what every message shares.
+ * The replication protocol, version 7 (docs/replication.md, "Protocol"): message types and what every message shares.
  * Each message has one class here that both encodes and decodes it, with its byte diagram: {@link Subscribe},
  * {@link Challenge} (the handshake, HMAC-signed under keys derived from the secret), then the session messages in
  * the {@link Session} envelope (a sequence number and a tag under the session's keys): {@link Confirm},
- * {@link Accept}, {@link Refuse}, {@link Batch}, {@link Heartbeat}, {@link Ack}.
+ * {@link Accept}, {@link Refuse}, {@link Batch}, {@link Heartbeat}, {@link Positions}, {@link Ack}.
  *
  * <p>Every integer is little-endian; every message starts with its type (u32). Decoders take a message copied into a
  * buffer of their own at offset 0 (what was checked is what is used: the bytes cannot change between the check and
@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
 public final class Wire {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     /** The protocol version in SUBSCRIBE and CHALLENGE. */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
 
     public static final int SUBSCRIBE = 1;
     public static final int CHALLENGE = 2;
@@ -27,6 +27,7 @@ public final class Wire {
     public static final int BATCH = 6;
     public static final int HEARTBEAT = 7;
     public static final int ACK = 8;
+    public static final int POSITIONS = 9;
 
     /** The queue id of a replica that holds none yet (a fresh directory, or one written before queues had ids). */
     public static final java.util.UUID NO_QUEUE = new java.util.UUID(0, 0);
