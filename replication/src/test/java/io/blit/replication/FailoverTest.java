@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.blit.replication.TickQueues.assertHolds;
+import static io.blit.replication.TickQueues.endOf;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
-import io.blit.queue.QueueOptions;
-import io.blit.queue.Tailer;
 import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueTerms;
 import java.io.BufferedReader;
@@ -144,23 +144,5 @@ class FailoverTest {
             Thread.sleep(10);
         }
         return true;
-    }
-
-    private static long endOf(Path dir) {
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueOptions.defaults().readOnly(true))) {
-            return queue.endIndex();
-        }
-    }
-
-    /** Asserts that the queue in {@code dir} holds tick {@code n + mark} at each index n from {@code from} to {@code to}. */
-    private static void assertHolds(Path dir, long from, long to, long mark) {
-        try (BlitQueue<Tick> queue = BlitQueue.open(dir, Tick.class, ReplicationTest.SMALL.readOnly(true));
-             Tailer<Tick> tailer = queue.tailerFrom(from)) {
-            Tick tick = new Tick();
-            for (long n = from; n < to; n++) {
-                assertTrue(tailer.readNext(tick), dir + " holds index " + n);
-                assertTrue(tick.isConsistentFor(n + mark), dir + " index " + n + " holds tick " + tick.sequence);
-            }
-        }
     }
 }

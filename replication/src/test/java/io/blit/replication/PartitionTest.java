@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.blit.replication.TickQueues.assertHolds;
+import static io.blit.replication.TickQueues.endOf;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueFencedException;
-import io.blit.queue.QueueOptions;
-import io.blit.queue.Tailer;
 import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueTerms;
 import java.nio.file.Path;
@@ -279,24 +279,6 @@ class PartitionTest {
                 throw new AssertionError("not within " + seconds + " s: " + what.get());
             }
             Thread.sleep(20);
-        }
-    }
-
-    private static long endOf(Path dir) {
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueOptions.defaults().readOnly(true))) {
-            return queue.endIndex();
-        }
-    }
-
-    /** Asserts that the queue in {@code dir} holds tick {@code n + mark} at each index n from {@code from} to {@code to}. */
-    private static void assertHolds(Path dir, long from, long to, long mark) {
-        try (BlitQueue<Tick> queue = BlitQueue.open(dir, Tick.class, ReplicationTest.SMALL.readOnly(true));
-             Tailer<Tick> tailer = queue.tailerFrom(from)) {
-            Tick tick = new Tick();
-            for (long n = from; n < to; n++) {
-                assertTrue(tailer.readNext(tick), dir + " holds index " + n);
-                assertTrue(tick.isConsistentFor(n + mark), dir + " index " + n + " holds tick " + tick.sequence);
-            }
         }
     }
 }
