@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.CloseHelper;
 
 /**
@@ -106,4 +107,24 @@ final class AeronConnection implements AutoCloseable {
     public void close() {
         CloseHelper.closeAll(aeron, driver);
     }
+
+    /**
+     * Closes the Aeron client, then lets an embedded driver run on for {@code drainNanos} before closing it: long
+     * enough for its sender to tell each subscriber that the publications closed (Aeron sends the end of stream with
+     * a heartbeat, at most {@value #END_OF_STREAM_HEARTBEAT_MILLIS} ms after a publication is drained), so that they
+     * notice at once instead of after their driver's image liveness timeout. With a driver of its own (an Aeron
+     * directory given), that driver sends it and nothing waits.
+     *
+     * @param drainNanos how long an embedded driver runs on after the client closed
+     */
+    void closeDraining(long drainNanos) {
+        CloseHelper.close(aeron);
+        if (driver != null) {
+            LockSupport.parkNanos(drainNanos);
+        }
+        CloseHelper.close(driver);
+    }
+
+    /** Aeron's publication heartbeat interval, with which a closed publication's end of stream goes out. */
+    static final long END_OF_STREAM_HEARTBEAT_MILLIS = 100;
 }

@@ -125,6 +125,12 @@ public final class Replica implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long held = -1;
     private volatile long resubscriptions;
+    /**
+     * How many of the data subscription's images Aeron reported unavailable (its client thread counts, the replica's
+     * thread compares): a change sends the replica to look whether its session's image is among them.
+     */
+    private final java.util.concurrent.atomic.AtomicLong imagesGone = new java.util.concurrent.atomic.AtomicLong();
+    private long imagesChecked;
     private volatile RefusalException refusal;
     private volatile RuntimeException failure;
 
@@ -237,7 +243,10 @@ public final class Replica implements AutoCloseable {
                     session -> state != State.HANDSHAKE && session == sessionId,
                     (reason, header) -> drops.count(reason, peerOf(header)), 1, Wire.MAX_MESSAGE);
             data = aeron.aeron().addSubscription(AeronConnection.subscriptionChannel(options.endpoint()),
-                    AeronConnection.DATA_STREAM, image -> { }, assembler::onUnavailableImage);
+                    AeronConnection.DATA_STREAM, image -> { }, image -> {
+                        assembler.onUnavailableImage(image);
+                        imagesGone.incrementAndGet();
+                    });
             assembler.pollsFor(data);
             control = aeron.aeron().addExclusivePublication(Endpoint.udp(options.source()),
                     AeronConnection.CONTROL_STREAM);
@@ -265,6 +274,7 @@ public final class Replica implements AutoCloseable {
                         + " but neither accepted nor refused within " + options.sourceTimeout().toMillis()
                         + " ms; subscribing again");
             }
+            resubscribeIfStreamEnded();
             if (state != State.STREAMING && now - lastSent > RESUBSCRIBE_NANOS) {
                 resend(now);
             }
@@ -272,6 +282,28 @@ public final class Replica implements AutoCloseable {
             acknowledge();
             drops.maybeLog(now);
             idle.idle(work);
+        }
+    }
+
+    /**
+     * Resubscribes at once when the session's stream has ended: its Aeron image went unavailable (the source closed its
+     * publication, with an end of stream, or its driver fell silent for the image's liveness timeout) or reached its
+     * end of stream. Without this a stopped or replaced source would be noticed only after the source timeout. Runs
+     * only when Aeron reported some image gone since the last look, and costs one scan of the subscription's images
+     * then (no allocation): another peer's image leaving changes nothing here. Whatever the ended session did not
+     * deliver is asked for again: the new request states what the replica holds.
+     */
+    private void resubscribeIfStreamEnded() {
+        long gone = imagesGone.get();
+        if (gone == imagesChecked || state == State.HANDSHAKE) {
+            return;
+        }
+        imagesChecked = gone;
+        Image image = data.imageBySessionId(sessionId);
+        // an image at its end of stream has given every message before the end: nothing is left behind
+        if (image == null || image.isClosed() || image.isEndOfStream()) {
+            restartHandshake("replica " + dir + ": the stream of source " + options.source() + " ended (its"
+                    + " publication closed or its driver went silent); resubscribing from " + writer.nextIndex());
         }
     }
 

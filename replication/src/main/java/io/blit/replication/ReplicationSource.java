@@ -50,6 +50,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ReplicationSource implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
+    /**
+     * How long an embedded driver runs on after the sessions closed: three of Aeron's heartbeats, so that the end of
+     * each session's stream reaches its replica (which then resubscribes at once) even if one heartbeat is lost.
+     */
+    private static final long END_OF_STREAM_DRAIN_NANOS = 3 * AeronConnection.END_OF_STREAM_HEARTBEAT_MILLIS * 1_000_000L;
     /** Handshakes in progress at once, and per data endpoint: what replayed requests can cost at most. */
     static final int MAX_PENDING = 16;
     static final int MAX_PENDING_PER_ENDPOINT = 2;
@@ -462,7 +467,8 @@ public final class ReplicationSource implements AutoCloseable {
             LockSupport.parkNanos(1_000_000);
         }
         control.close();
-        connection.close();
+        // replicas in a session learn from the end of their stream that this source stopped, and resubscribe at once
+        connection.closeDraining(sessions.isEmpty() ? 0 : END_OF_STREAM_DRAIN_NANOS);
         queue.close();
     }
 }

@@ -61,10 +61,15 @@ class HostileSourceTest {
     private static final long RECORDS = 60_000; // three files of 1 MiB
     private static final long SEGMENT = 1 << 20;
     private static final QueueOptions OPTIONS = QueueOptions.defaults().segmentSize(SEGMENT);
-    /** Far longer than any wait below: a resubscription within {@link #RESUBSCRIBE_WITHIN} is the session's end. */
+    /**
+     * Far longer than {@link #RESUBSCRIBE_WITHIN}: a resubscription within it is the session's end (a hostile message),
+     * never the source timeout. A wait that may have to sit this timeout out is longer than it.
+     */
     private static final Duration SOURCE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration RESUBSCRIBE_WITHIN = Duration.ofSeconds(5);
     private static final Duration HANDSHAKE = Duration.ofSeconds(15);
+    /** Bounds the real source's serving of the whole queue to the replica, on a loaded machine. */
+    private static final Duration CATCH_UP = Duration.ofSeconds(60);
     private static final ByteOrder LE = Wire.ORDER;
 
     // The queue's record header word (docs/format.md, "Records"), in the byte order of its files.
@@ -475,7 +480,9 @@ class HostileSourceTest {
         try (ReplicationSource real = ReplicationSource.start(source, SourceOptions.of(control, SECRET));
              BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, OPTIONS);
              Appender<Tick> appender = queue.appender()) {
-            replica.awaitIndex(RECORDS, Duration.ofSeconds(60));
+            // the replica resubscribes as soon as the fake source's stream ends; should it still sit out its source
+            // timeout (a session the fake's close did not end), the wait outlasts that timeout and the catch-up after it
+            replica.awaitIndex(RECORDS, SOURCE_TIMEOUT.plus(CATCH_UP));
             Tick tick = new Tick();
             for (long n = RECORDS; n < RECORDS + 1_000; n++) {
                 appender.append(tick.fillFor(n));
