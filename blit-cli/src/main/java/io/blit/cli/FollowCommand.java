@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code replicate follow}: follows a source into a replica directory until stopped, printing once a second the
- * index held and the rate; exits 1 if the source refuses the replica (the reason in one line). A tool that knows
+ * index held and the rate; exits 1 if the source refuses the replica (the reason in one line), or if no handshake
+ * succeeds within {@code --handshake-timeout} (a line naming what to check: a request signed with another secret is
+ * never answered, so a wrong secret looks like no source at all). A tool that knows
  * message classes adds an option that names the ones the replica expects by overriding {@link #expectations}. Not
  * thread-safe: one instance runs one command line.
  */
@@ -22,7 +24,9 @@ import picocli.CommandLine.Option;
                 "",
                 "Prints once a second the index the replica holds up to and messages per second. The replica "
                         + "refuses local appends; tail, dump and check work on it. Runs until stopped; exits 1 if "
-                        + "the source refuses it (wrong secret, another queue, another layout).",
+                        + "the source refuses it (another queue, another layout), or if no handshake with the "
+                        + "source succeeds within --handshake-timeout (a wrong secret, a wrong --source or "
+                        + "--endpoint, no source running: a source answers only requests signed with its secret).",
                 ""},
         footer = {"", CliSupport.EXIT_CODES})
 public class FollowCommand implements Callable<Integer> {
@@ -60,6 +64,12 @@ public class FollowCommand implements Callable<Integer> {
             + "quarantine queue inside it; without it such a directory is refused")
     private boolean rejoin;
 
+    @Option(names = "--handshake-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "how long to wait for the first session with the source before giving up with exit 1 "
+                    + "(default: ${DEFAULT-VALUE}; 0: wait for ever, e.g. when the replica starts before its source). "
+                    + "Once a session was accepted, a lost source is waited for and resubscribed to for ever")
+    private long handshakeTimeoutSeconds;
+
     @Option(names = "--encrypt", description = "require the source to encrypt every batch (AES-256-GCM); without it "
             + "batches are authenticated, not encrypted, unless the source encrypts")
     private boolean encrypt;
@@ -76,14 +86,18 @@ public class FollowCommand implements Callable<Integer> {
     /**
      * Follows until stopped (SIGTERM, SIGINT).
      *
-     * @return {@link CliSupport#OK} once stopped, {@link CliSupport#FAILED} if the source refused the replica, the
-     *         replica stopped, or the directory cannot be followed (another follower holds it, or it is no replica)
+     * @return {@link CliSupport#OK} once stopped, {@link CliSupport#FAILED} if the source refused the replica, no
+     *         handshake succeeded within the handshake timeout, the replica stopped, or the directory cannot be
+     *         followed (another follower holds it, or it is no replica)
      * @throws InterruptedException if interrupted while waiting
      * @throws BadInputException if the secret file or an endpoint is refused
      */
     @Override
     public Integer call() throws InterruptedException {
         ReplicaOptions options = options();
+        if (handshakeTimeoutSeconds < 0) {
+            throw new BadInputException("--handshake-timeout " + handshakeTimeoutSeconds + " is negative");
+        }
         Replica started;
         try {
             started = Replica.start(dir, options);
@@ -96,6 +110,7 @@ public class FollowCommand implements Callable<Integer> {
             out.flush();
             long before = Math.max(0, replica.nextIndex());
             int quarantinesShown = 0;
+            long startedAt = System.nanoTime();
             while (!stop.awaitStop(1)) {
                 List<Quarantine.Quarantined> quarantined = replica.quarantined();
                 for (; quarantinesShown < quarantined.size(); quarantinesShown++) {
@@ -110,6 +125,14 @@ public class FollowCommand implements Callable<Integer> {
                 if (!replica.running()) {
                     err.println("error: the replica stopped: " + (replica.failure() == null ? "see its log"
                             : CliSupport.oneLine(String.valueOf(replica.failure().getMessage()))));
+                    return CliSupport.FAILED;
+                }
+                if (handshakeTimeoutSeconds > 0 && replica.sessionsAccepted() == 0
+                        && System.nanoTime() - startedAt > handshakeTimeoutSeconds * 1_000_000_000L) {
+                    err.println("error: the handshake with source " + source + " failed: no session within "
+                            + handshakeTimeoutSeconds + " s. Check that --secret-file holds the source's secret (a"
+                            + " source answers only requests signed with its own secret), that the source serves on "
+                            + source + " (its --control), and that it can reach this replica at " + endpoint);
                     return CliSupport.FAILED;
                 }
                 long held = Math.max(0, replica.nextIndex());

@@ -125,6 +125,7 @@ public final class Replica implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long held = -1;
     private volatile long resubscriptions;
+    private volatile long sessionsAccepted;
     /**
      * How many of the data subscription's images Aeron reported unavailable (its client thread counts, the replica's
      * thread compares): a change sends the replica to look whether its session's image is among them.
@@ -197,6 +198,14 @@ public final class Replica implements AutoCloseable {
     /** {@return how many times this replica resubscribed (its source fell silent, or a session could not go on)} */
     public long resubscriptions() {
         return resubscriptions;
+    }
+
+    /**
+     * {@return how many sessions of its source accepted this replica since it started} Zero while no handshake has
+     * succeeded: a source that never answers (another secret, a wrong endpoint, no source) leaves it at zero.
+     */
+    public long sessionsAccepted() {
+        return sessionsAccepted;
     }
 
     /** {@return whether the replica's thread still runs} */
@@ -402,7 +411,7 @@ public final class Replica implements AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": no answer from source " + options.source()
                 + " within " + seconds + (control.isConnected()
                 ? ": its media driver takes the requests (" + unansweredRequests + " sent) but no challenge reached "
-                        + options.endpoint()
+                        + options.endpoint() + " (a source answers only requests signed with its own secret)"
                 : ": no media driver takes requests on " + options.source() + " (" + unansweredRequests + " sent)")
                 + "; asking on");
         unansweredSince = now;
@@ -535,6 +544,7 @@ public final class Replica implements AutoCloseable {
                 }
                 queueId = challengedQueue;
                 state = State.STREAMING;
+                sessionsAccepted++; // only this thread writes it
                 nonce = null;
                 acked = -1;
                 LOG.log(System.Logger.Level.INFO, "replica " + dir + " follows " + options.source() + " from index "

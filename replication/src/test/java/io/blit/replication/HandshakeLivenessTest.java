@@ -29,10 +29,11 @@ class HandshakeLivenessTest {
 
     /**
      * The replica follows; then everything the source sends it is lost (its session goes silent, it resubscribes into
-     * the loss) for 6 s from the start of that handshake. Within 10 s of the loss ending it follows again.
+     * the loss) for 6 s from the start of that handshake. Once the loss ends it follows again (a
+     * reconnection and a new handshake, which may sit out a source timeout: bounded by 30 s).
      */
     @Test
-    void aReplicaWhoseIncomingTrafficIsLostForSixSecondsDuringAHandshakeFollowsWithinTenSecondsOfItsEnd()
+    void aReplicaWhoseIncomingTrafficIsLostForSixSecondsDuringAHandshakeFollowsAgainOnceItEnds()
             throws Exception {
         String control = Ports.loopback();
         Path replica = replicas.resolve("r");
@@ -46,11 +47,11 @@ class HandshakeLivenessTest {
             follower.awaitIndex(100, Duration.ofSeconds(30));
             replicaDriver.dropIncoming(true);
             long resubscriptions = follower.resubscriptions();
-            waitFor(() -> follower.resubscriptions() > resubscriptions, 10);
+            waitFor(() -> follower.resubscriptions() > resubscriptions, 30);
             Thread.sleep(6_000); // the handshake the replica just started meets 6 s of loss
             append(appender, 100, 200);
             replicaDriver.dropIncoming(false);
-            follower.awaitIndex(200, Duration.ofSeconds(10));
+            follower.awaitIndex(200, Duration.ofSeconds(30));
             server.awaitReplicated(199, 1, Duration.ofSeconds(5));
             appender.close();
         }

@@ -85,7 +85,7 @@ class HostileNetworkTest {
                 }
                 // the replica is gone: the replay now reaches the source's check of seen nonces
                 ExclusivePublication toSource = attacker.publish(control, CONTROL_STREAM, "");
-                waitFor(() -> server.replicas().stream().noneMatch(ReplicaStatus::serving), 10);
+                waitFor(() -> server.replicas().stream().noneMatch(ReplicaStatus::serving), 30);
                 for (int i = 0; i < 5; i++) {
                     Attacker.offer(toSource, captured.get());
                 }
@@ -127,7 +127,7 @@ class HostileNetworkTest {
                 try (ReplicationSource restarted = ReplicationSource.start(source, options)) {
                     ExclusivePublication toSource = attacker.publish(control, CONTROL_STREAM, "");
                     Attacker.offer(toSource, captured.get());
-                    waitFor(() -> restarted.dropped(DropReason.UNANSWERED) >= 1, 15);
+                    waitFor(() -> restarted.dropped(DropReason.UNANSWERED) >= 1, 30);
                     append(appender, 100, 200);
                     follower.awaitIndex(200, Duration.ofSeconds(30)); // the genuine replica resubscribed meanwhile
                     assertTrue(restarted.replicas().stream().allMatch(r -> r.endpoint().equals(endpoint)));

@@ -59,7 +59,7 @@ class LargeRecordTest {
             try (ReplicationSource server = ReplicationSource.start(source, ReplicationTest.options(control)
                          .encrypt(encrypt));
                  Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(),
-                         ReplicationTest.SECRET))) {
+                         ReplicationTest.SECRET).sourceTimeout(ReplicationTest.ONE_SESSION_SOURCE_TIMEOUT))) {
                 follower.awaitIndex(before, Duration.ofSeconds(60));
                 long last = -1;
                 for (int i = before; i < lengths.length; i++) {

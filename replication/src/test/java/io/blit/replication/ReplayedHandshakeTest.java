@@ -130,7 +130,7 @@ class ReplayedHandshakeTest {
                 Thread.sleep(200);
                 try (Replica follower = Replica.start(genuine, ReplicaOptions.of(control, Ports.loopback(),
                         ReplicationTest.SECRET).aeronDir(shared.aeronDirectoryName()), aMinuteLater)) {
-                    long deadline = System.nanoTime() + 15_000_000_000L;
+                    long deadline = System.nanoTime() + 30_000_000_000L;
                     while (follower.nextIndex() < 100 && System.nanoTime() < deadline) {
                         for (byte[] request : requests.values()) { // the attacker keeps replaying
                             Attacker.offer(toSource, request);

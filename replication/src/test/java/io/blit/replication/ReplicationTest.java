@@ -25,6 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplicationTest {
     static final byte[] SECRET = "a shared secret of the replication tests".getBytes(StandardCharsets.UTF_8);
     static final QueueOptions SMALL = QueueOptions.defaults().segmentSize(1 << 20);
+    /**
+     * For tests that count one session over a whole run: a stall of a loaded machine longer than the default source
+     * timeout (2 s) would legitimately start a second one.
+     */
+    static final Duration ONE_SESSION_SOURCE_TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
     Path source;
@@ -42,7 +47,8 @@ class ReplicationTest {
             }
             try (SessionLog log = new SessionLog();
                  ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET));
-                 Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
+                 Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET)
+                         .sourceTimeout(ONE_SESSION_SOURCE_TIMEOUT))) {
                 follower.awaitIndex(50_000, Duration.ofSeconds(30));
                 for (long n = 50_000; n < 100_000; n++) {
                     long index = appender.append(tick.fillFor(n));
@@ -100,7 +106,7 @@ class ReplicationTest {
              Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET)
                      .expectedLayout(expected))) {
             RefusalException refused = assertThrows(RefusalException.class,
-                    () -> follower.awaitIndex(10, Duration.ofSeconds(20)));
+                    () -> follower.awaitIndex(10, Duration.ofSeconds(30)));
             assertTrue(refused.getMessage().contains("layout differs") && refused.getMessage().contains("price"),
                     refused.getMessage());
         }
@@ -115,12 +121,12 @@ class ReplicationTest {
         }
         try (ReplicationSource first = ReplicationSource.start(other, SourceOptions.of(control, SECRET));
              Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
-            follower.awaitIndex(1, Duration.ofSeconds(20));
+            follower.awaitIndex(1, Duration.ofSeconds(30));
         }
         try (ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET));
              Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
             RefusalException refused = assertThrows(RefusalException.class,
-                    () -> follower.awaitIndex(10, Duration.ofSeconds(20)));
+                    () -> follower.awaitIndex(10, Duration.ofSeconds(30)));
             assertTrue(refused.getMessage().contains("a replica of another queue"), refused.getMessage());
         }
     }
@@ -136,7 +142,8 @@ class ReplicationTest {
         try (SessionLog log = new SessionLog();
              BlitQueue<Tick> queue = BlitQueue.open(source, Tick.class, SMALL);
              ReplicationSource server = ReplicationSource.start(source, SourceOptions.of(control, SECRET).batchBytes(1024));
-             Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET))) {
+             Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(), SECRET)
+                     .sourceTimeout(ONE_SESSION_SOURCE_TIMEOUT))) {
             Appender<Tick> appender = queue.appender();
             Tick tick = new Tick();
             long next = 0;

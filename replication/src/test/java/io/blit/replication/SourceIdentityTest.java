@@ -44,13 +44,13 @@ class SourceIdentityTest {
                      ReplicationTest.SECRET))) {
             SourceOptions optionsA = ReplicationTest.options(sourceA).advertise(way.endpoint());
             try (ReplicationSource first = ReplicationSource.start(a, optionsA)) {
-                follower.awaitIndex(10, Duration.ofSeconds(20));
+                follower.awaitIndex(10, Duration.ofSeconds(30));
             }
             assertEquals(QueueIdentity.ofSource(a), QueueIdentity.ofReplica(r1), "the replica keeps its source's id");
             assertNotEquals(QueueIdentity.ofSource(a), QueueIdentity.ofSource(b), "two queues, two ids");
 
             way.target(sourceB); // the attack: the replica's requests now reach the source of another queue
-            HostileNetworkTest.waitFor(() -> other.dropped(DropReason.OTHER_SOURCE) >= 3, 20);
+            HostileNetworkTest.waitFor(() -> other.dropped(DropReason.OTHER_SOURCE) >= 3, 30);
             assertTrue(other.replicas().isEmpty(), "no session with a replica that meant another source");
             assertNull(follower.refusal(), "no refusal reaches the replica");
             assertTrue(follower.running());
@@ -74,16 +74,16 @@ class SourceIdentityTest {
                      ReplicationTest.SECRET))) {
             SourceOptions optionsA = ReplicationTest.options(sourceA).advertise(way.endpoint());
             try (ReplicationSource top = ReplicationSource.start(a, optionsA)) {
-                first.awaitIndex(10, Duration.ofSeconds(20));
+                first.awaitIndex(10, Duration.ofSeconds(30));
             }
             String secondEndpoint = Ports.loopback();
             try (ReplicationSource middle = ReplicationSource.start(r1, ReplicationTest.options(sourceR1));
                  Replica second = Replica.start(r2, ReplicaOptions.of(sourceR1, secondEndpoint,
                          ReplicationTest.SECRET))) {
-                second.awaitIndex(10, Duration.ofSeconds(20));
+                second.awaitIndex(10, Duration.ofSeconds(30));
 
                 way.target(sourceR1); // the attack: the first link's requests reach its own serve
-                HostileNetworkTest.waitFor(() -> middle.dropped(DropReason.OTHER_SOURCE) >= 3, 20);
+                HostileNetworkTest.waitFor(() -> middle.dropped(DropReason.OTHER_SOURCE) >= 3, 30);
                 assertTrue(middle.replicas().stream().allMatch(r -> r.endpoint().equals(secondEndpoint)),
                         "the middle serves only the end of the chain, never itself: " + middle.replicas());
                 assertNull(first.refusal());

@@ -79,7 +79,7 @@ class TypedReplicationTest {
              Replica follower = Replica.start(replica, ReplicaOptions.of(control, Ports.loopback(),
                      ReplicationTest.SECRET).expectedTypes(swapped))) {
             RefusalException refused = assertThrows(RefusalException.class,
-                    () -> follower.awaitIndex(1, Duration.ofSeconds(20)));
+                    () -> follower.awaitIndex(1, Duration.ofSeconds(30)));
             assertTrue(refused.getMessage().contains("layout differs") && refused.getMessage().contains("type 1"),
                     refused.getMessage());
         }
