@@ -392,8 +392,10 @@ public final class FailoverNode implements AutoCloseable {
             }
             Stat termStat = new Stat();
             byte[] termData = client.getData().storingStatIn(termStat).forPath(GroupZnodes.term(group));
+            // above every term the nodes know of, the group's (if believed) and the leader's (if plausible)
             long nodesKnow = Math.max(ranking.highestTerm(), status.fenceTerm());
-            term = Math.max(Math.max(believedGroupTerm(termData, nodesKnow), believedLeaderTerm(nodesKnow)), nodesKnow) + 1;
+            long groupKnows = Math.max(believedGroupTerm(termData, nodesKnow), believedLeaderTerm(nodesKnow));
+            term = Math.max(groupKnows, nodesKnow) + 1;
             if (term > GroupZnodes.MAX_GROUP_TERM) {
                 LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " cannot take over: the next term " + term
                         + " would leave no term for another promotion (the highest is " + QueueTerms.MAX_TERM + ")");

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * /group/term                persistent: the newest term any node of the group promoted to ("2"); only rises,
  *                            written with a version check, so that no two nodes take one term
  * /group/leader              persistent: the newest primary, "&lt;term&gt; &lt;endpoint&gt; &lt;nodeId&gt;"
- * /group/members/&lt;nodeId&gt;   ephemeral, one per live node: what its directory holds, "&lt;term&gt; &lt;endIndex&gt;"
- *                            ("-1 -1" for a directory without a queue id)
+ * /group/members/&lt;nodeId&gt;   ephemeral, one per live node: what its directory holds,
+ *                            "&lt;term&gt; &lt;endIndex&gt;" ("-1 -1" for a directory without a queue id)
  * </pre>
  *
  * <p><b>Parsed strictly.</b> Every value must be exactly as a node writes it: decimal numbers without sign, leading
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * <p>Stateless; thread-safe.
  */
 final class GroupZnodes {
-    /** The highest term a group may reach: one below {@link QueueTerms#MAX_TERM}, so that a promotion remains possible. */
+    /** The highest term a group may reach: below {@link QueueTerms#MAX_TERM}, so that a promotion remains possible. */
     static final long MAX_GROUP_TERM = QueueTerms.MAX_TERM - 1;
     /** A term that is not a term: the value of a malformed {@code /term}. */
     static final long MALFORMED = -1;
@@ -161,7 +161,10 @@ final class GroupZnodes {
                 .sorted(Comparator.comparing(GroupZnodes::sequence)).toList();
     }
 
-    /** Curator's sort key of an election child (StandardLockInternalsDriver.fixForSorting): what follows its last {@code latch-}. */
+    /**
+     * Curator's sort key of an election child ({@code StandardLockInternalsDriver.fixForSorting}): what follows its
+     * last {@code latch-}, or all of its name without one.
+     */
     private static String sequence(String child) {
         int at = child.lastIndexOf(LATCH);
         return at < 0 ? child : child.substring(at + LATCH.length());

@@ -74,7 +74,7 @@ final class Group implements AutoCloseable {
         return node;
     }
 
-    /** {@return the options of node {@code id} of a test group, serving on {@code control}, following from {@code data}} */
+    /** {@return the options of node {@code id}: serving on {@code control}, following on {@code data}} */
     static FailoverOptions options(Path dir, String id, String connectString, String control, String data,
                                    Duration sessionTimeout) {
         return FailoverOptions.of(dir, id, connectString, PATH,

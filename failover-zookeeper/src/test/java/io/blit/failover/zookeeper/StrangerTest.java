@@ -64,7 +64,8 @@ class StrangerTest {
             assertRefused(() -> stranger.setData().forPath(term, bytes("x")));
             assertRefused(() -> stranger.getData().forPath(leader));
             assertRefused(() -> stranger.getData().forPath(term));
-            assertRefused(() -> stranger.create().forPath(GroupZnodes.member(Group.PATH, "evil"), bytes("4294967295 0")));
+            String evil = GroupZnodes.member(Group.PATH, "evil");
+            assertRefused(() -> stranger.create().forPath(evil, bytes("4294967295 0")));
             assertRefused(() -> stranger.setData().forPath(memberB, bytes("4294967295 0")));
             assertRefused(() -> stranger.delete().forPath(memberB));
             assertRefused(() -> stranger.getChildren().forPath(members));
