@@ -2,15 +2,24 @@ package io.blit.failover.zookeeper;
 
 import io.blit.replication.ReplicaOptions;
 import io.blit.replication.SourceOptions;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 
 /**
  * How a {@link FailoverNode} runs: its queue directory, its id in the group, how it serves the queue when it is the
- * primary and how it follows another node, where the group lives in ZooKeeper and the ZooKeeper timeouts. The one way
+ * primary and how it follows another node, where the group lives in ZooKeeper, how it authenticates there, and the
+ * ZooKeeper timeouts. The one way
  * to configure a node: {@link #of} with what has no default, then change what differs, each method returning new
  * options with that one option changed:
  *
@@ -18,6 +27,7 @@ import java.util.function.Function;
  * FailoverOptions options = FailoverOptions.of(Path.of("/data/orders"), "node-a", "zk1:2181,zk2:2181,zk3:2181",
  *                 "/blit/orders", SourceOptions.of("10.0.0.1:7000", secret),
  *                 primary -> ReplicaOptions.of(primary, "10.0.0.1:7001", secret))
+ *         .digestAuth("blit-orders", zookeeperPassword)
  *         .sessionTimeout(Duration.ofSeconds(4));
  * }</pre>
  *
@@ -31,6 +41,7 @@ import java.util.function.Function;
  * </ul>
  */
 public final class FailoverOptions {
+    private static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
     private final Values values;
 
     private FailoverOptions(Values values) {
@@ -39,7 +50,8 @@ public final class FailoverOptions {
     }
 
     /**
-     * {@return options with a session timeout of 10 s and a connection timeout of 5 s}
+     * {@return options with a session timeout of 10 s, a connection timeout of 5 s (at most the session timeout), no
+     * ZooKeeper authentication (znodes created with ZooKeeper's world ACL) and closing on JVM shutdown}
      *
      * @param dir           the node's queue directory (created if missing): a queue the application created, a
      *                      replica, or empty
@@ -125,9 +137,16 @@ public final class FailoverOptions {
         return with(v -> v.sessionTimeout = timeout);
     }
 
-    /** {@return how long the node's client tries to connect before an operation fails} Default 5 s. */
+    /**
+     * {@return how long the node's client tries to connect before an operation fails} Default 5 s or the session
+     * timeout, whichever is shorter (Curator warns of a connection timeout above the session timeout).
+     */
     public Duration connectionTimeout() {
-        return values.connectionTimeout;
+        if (values.connectionTimeout != null) {
+            return values.connectionTimeout;
+        }
+        return DEFAULT_CONNECTION_TIMEOUT.compareTo(values.sessionTimeout) <= 0 ? DEFAULT_CONNECTION_TIMEOUT
+                : values.sessionTimeout;
     }
 
     /**
@@ -137,7 +156,126 @@ public final class FailoverOptions {
      * @throws IllegalArgumentException if it is out of bounds
      */
     public FailoverOptions connectionTimeout(Duration timeout) {
-        return with(v -> v.connectionTimeout = timeout);
+        return with(v -> v.connectionTimeout = Objects.requireNonNull(timeout, "connectionTimeout"));
+    }
+
+    /**
+     * {@return these options with ZooKeeper digest authentication} The node's client authenticates as {@code user}
+     * ({@code addauth digest user:password}) and creates every znode of the group, and any missing parent of the
+     * group's path, with one ACL: all permissions for {@code digest:user:<digest of user:password>} and none for
+     * anyone else; on start it also sets that ACL on the group's persistent znodes (the group, {@code election},
+     * {@code term}, {@code leader}, {@code members}) if they exist with another ACL it may change (ZooKeeper's world
+     * ACL, the default without authentication). Every node of the group needs the same user and password.
+     *
+     * @param user     the digest user: 1 to 64 characters, none of them {@code :} or white space
+     * @param password the user's password, 16 to 1024 characters: the digest ZooKeeper stores is a SHA-1 of it, not
+     *                 meant to resist guessing a short one
+     * @throws IllegalArgumentException if the user or the password is malformed
+     * @throws NullPointerException     if either is null
+     */
+    public FailoverOptions digestAuth(String user, String password) {
+        Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(password, "password");
+        if (!user.matches("[^:\\s]{1,64}")) {
+            throw new IllegalArgumentException("a digest user is 1 to 64 characters without ':' or white space, not '"
+                    + user + "'");
+        }
+        if (password.length() < 16 || password.length() > 1024) {
+            throw new IllegalArgumentException("a digest password is 16 to 1024 characters, got "
+                    + password.length());
+        }
+        String credentials = user + ":" + password;
+        String digest;
+        try {
+            digest = DigestAuthenticationProvider.generateDigest(credentials);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-1 for ZooKeeper's digest scheme", e);
+        }
+        Auth auth = new Auth("digest", user, credentials.getBytes(StandardCharsets.UTF_8), null,
+                Collections.singletonList(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest))));
+        return with(v -> v.auth = auth);
+    }
+
+    /**
+     * {@return these options with ZooKeeper SASL authentication} The node's client logs in with the JAAS login
+     * context {@code loginContext} (ZooKeeper's client section, {@code Client} by default: Kerberos, or DIGEST-MD5
+     * for a server that has the matching users) before it sends anything, and creates every znode of the group, and
+     * any missing parent of the group's path, with one ACL: all permissions for {@code sasl:principal} and none for
+     * anyone else; on start it also sets that ACL on the group's persistent znodes if they exist with another it may
+     * change, as {@link #digestAuth} does. The servers must have ZooKeeper's {@code SASLAuthenticationProvider}
+     * ({@code authProvider.sasl}); the JAAS configuration is the JVM's ({@code java.security.auth.login.config}).
+     *
+     * @param principal    the identity the servers authenticate the login as, as their ACLs name it: the Kerberos
+     *                     principal after the servers' mapping (by default as given, e.g.
+     *                     {@code blit/host@EXAMPLE.COM}), or the DIGEST-MD5 user name
+     * @param loginContext the JAAS login context (section) of the node's client
+     * @throws IllegalArgumentException if the principal or the login context is empty or holds white space
+     * @throws NullPointerException     if either is null
+     */
+    public FailoverOptions saslAuth(String principal, String loginContext) {
+        Objects.requireNonNull(principal, "principal");
+        Objects.requireNonNull(loginContext, "loginContext");
+        if (!principal.matches("\\S{1,256}") || !loginContext.matches("\\S{1,256}")) {
+            throw new IllegalArgumentException("a SASL principal and a login context are 1 to 256 characters without"
+                    + " white space, not '" + principal + "' and '" + loginContext + "'");
+        }
+        Auth auth = new Auth("sasl", principal, null, loginContext,
+                Collections.singletonList(new ACL(ZooDefs.Perms.ALL, new Id("sasl", principal))));
+        return with(v -> v.auth = auth);
+    }
+
+    /**
+     * {@return the ZooKeeper scheme the node authenticates with: {@code digest}, {@code sasl}, or {@code world} for
+     * none (the default), when its znodes get ZooKeeper's world ACL: anyone who can reach the servers may read and
+     * write them (docs/failover.md, "What a writer of the group's znodes can do")}
+     */
+    public String authScheme() {
+        return values.auth == null ? "world" : values.auth.scheme();
+    }
+
+    /** {@return the identity the node authenticates as (the digest user or the SASL principal); null without one} */
+    public String authIdentity() {
+        return values.auth == null ? null : values.auth.identity();
+    }
+
+    /**
+     * {@return the ACL the node creates its znodes with: its identity's alone, or ZooKeeper's world ACL without one}
+     * A list whose {@code contains(null)} answers (ZooKeeper asks it), unlike {@code List.of}'s.
+     */
+    List<ACL> acl() {
+        return values.auth == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : values.auth.acl();
+    }
+
+    /** {@return the digest credentials {@code user:password} to add to the session; null without digest} */
+    byte[] digestCredentials() {
+        return values.auth == null || values.auth.credentials() == null ? null : values.auth.credentials().clone();
+    }
+
+    /** {@return the JAAS login context of SASL; null without SASL} */
+    String saslLoginContext() {
+        return values.auth == null ? null : values.auth.loginContext();
+    }
+
+    /**
+     * {@return whether the node closes itself when its JVM shuts down (SIGTERM, {@code System.exit}, the last
+     * non-daemon thread ending)} Default true: a shutdown hook, removed by {@link FailoverNode#close()}, fences a
+     * primary's directory and leaves the group, so that another node is elected at once rather than after the
+     * session timeout. A JVM killed with SIGKILL runs no hook: its directory stays as it was (the next node is
+     * elected after the session timeout, and the directory fences itself when it rejoins).
+     */
+    public boolean closeOnShutdown() {
+        return values.closeOnShutdown;
+    }
+
+    /**
+     * {@return these options closing the node on JVM shutdown or not} Without the hook, the application must
+     * {@link FailoverNode#close()} the node in its own shutdown, or a primary's directory stays {@code role primary}
+     * after its JVM exits.
+     *
+     * @param close whether a shutdown hook closes the node
+     */
+    public FailoverOptions closeOnShutdown(boolean close) {
+        return with(v -> v.closeOnShutdown = close);
     }
 
     /** {@return every option by name (the secrets are the source and replica options', shown as their length)} */
@@ -145,7 +283,9 @@ public final class FailoverOptions {
     public String toString() {
         return "FailoverOptions[dir=" + values.dir + ", nodeId=" + values.nodeId + ", connectString="
                 + values.connectString + ", groupPath=" + values.groupPath + ", source=" + values.source
-                + ", sessionTimeout=" + values.sessionTimeout + ", connectionTimeout=" + values.connectionTimeout + "]";
+                + ", sessionTimeout=" + values.sessionTimeout + ", connectionTimeout=" + connectionTimeout()
+                + ", auth=" + authScheme() + (values.auth == null ? "" : ":" + values.auth.identity())
+                + ", closeOnShutdown=" + values.closeOnShutdown + "]";
     }
 
     private FailoverOptions with(Consumer<Values> change) {
@@ -174,7 +314,9 @@ public final class FailoverOptions {
                     + values.groupPath + "'");
         }
         requireWithin("sessionTimeout", values.sessionTimeout, Duration.ofSeconds(1));
-        requireWithin("connectionTimeout", values.connectionTimeout, Duration.ofMillis(100));
+        if (values.connectionTimeout != null) {
+            requireWithin("connectionTimeout", values.connectionTimeout, Duration.ofMillis(100));
+        }
     }
 
     private static void requireWithin(String name, Duration value, Duration least) {
@@ -182,6 +324,13 @@ public final class FailoverOptions {
         if (value.compareTo(least) < 0 || value.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new IllegalArgumentException(name + " must be " + least + " to 10 min, got " + value);
         }
+    }
+
+    /**
+     * How the node authenticates: a scheme, the identity, the digest credentials to add to the session (or the
+     * SASL login context), and the ACL its znodes get.
+     */
+    private record Auth(String scheme, String identity, byte[] credentials, String loginContext, List<ACL> acl) {
     }
 
     /** The options' state: mutable so that an option method changes one field of a copy; never written after. */
@@ -193,7 +342,10 @@ public final class FailoverOptions {
         SourceOptions source;
         Function<String, ReplicaOptions> replicaFor;
         Duration sessionTimeout = Duration.ofSeconds(10);
-        Duration connectionTimeout = Duration.ofSeconds(5);
+        /** null: the default, 5 s or the session timeout if shorter. */
+        Duration connectionTimeout;
+        Auth auth;
+        boolean closeOnShutdown = true;
 
         Values copy() {
             try {

@@ -18,7 +18,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
@@ -56,16 +61,40 @@ final class Group implements AutoCloseable {
     }
 
     /** Starts node {@code id} connecting to ZooKeeper through {@code connectString} (e.g. a proxy). */
-    synchronized FailoverNode start(String id, String connectString) {
+    FailoverNode start(String id, String connectString) {
+        return start(id, connectString, UnaryOperator.identity());
+    }
+
+    /** Starts node {@code id} connecting through {@code connectString}, with options changed by {@code more}. */
+    synchronized FailoverNode start(String id, String connectString, UnaryOperator<FailoverOptions> more) {
         String[] endpoints = ports.get(id);
-        String data = endpoints[1];
-        FailoverOptions options = FailoverOptions.of(dir(id), id, connectString, PATH,
-                        SourceOptions.of(endpoints[0], SECRET).replicaTimeout(Duration.ofSeconds(2)),
-                        primary -> ReplicaOptions.of(primary, data, SECRET).sourceTimeout(Duration.ofSeconds(1)))
-                .sessionTimeout(sessionTimeout).connectionTimeout(Duration.ofSeconds(1));
-        FailoverNode node = FailoverNode.start(options);
+        FailoverNode node = FailoverNode.start(more.apply(options(dir(id), id, connectString, endpoints[0],
+                endpoints[1], sessionTimeout)));
         nodes.put(id, node);
         return node;
+    }
+
+    /** {@return the options of node {@code id}: serving on {@code control}, following on {@code data}} */
+    static FailoverOptions options(Path dir, String id, String connectString, String control, String data,
+                                   Duration sessionTimeout) {
+        return FailoverOptions.of(dir, id, connectString, PATH,
+                        SourceOptions.of(control, SECRET).replicaTimeout(Duration.ofSeconds(2)),
+                        primary -> ReplicaOptions.of(primary, data, SECRET).sourceTimeout(Duration.ofSeconds(1)))
+                .sessionTimeout(sessionTimeout).connectionTimeout(Duration.ofSeconds(1));
+    }
+
+    /** {@return node {@code id}'s control and data endpoints} */
+    String[] endpoints(String id) {
+        return ports.get(id).clone();
+    }
+
+    /** {@return a started ZooKeeper client of the group's server that authenticates as nobody: the tests' stranger} */
+    CuratorFramework stranger() throws InterruptedException {
+        CuratorFramework client = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 3_000, 1_000,
+                new RetryOneTime(100));
+        client.start();
+        assertTrue(client.blockUntilConnected(30, TimeUnit.SECONDS), "the stranger connects");
+        return client;
     }
 
     synchronized FailoverNode node(String id) {

@@ -22,6 +22,7 @@ final class TcpProxy implements AutoCloseable {
     private final InetSocketAddress upstream;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean cut;
+    private volatile boolean paused;
     private volatile boolean closed;
 
     TcpProxy(int upstreamPort) {
@@ -41,6 +42,19 @@ final class TcpProxy implements AutoCloseable {
 
     void cut() {
         cut = true;
+    }
+
+    /**
+     * Holds every byte in both directions, unread past what the pumps hold, until {@link #resume()}: a network that
+     * stalls without dropping anything, as a long GC pause of one side looks to the other.
+     */
+    void pause() {
+        paused = true;
+    }
+
+    /** Delivers what {@link #pause()} held, and everything after it. */
+    void resume() {
+        paused = false;
     }
 
     void heal() {
@@ -76,6 +90,9 @@ final class TcpProxy implements AutoCloseable {
             byte[] buffer = new byte[8192];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    while (paused && !cut && !closed) {
+                        Thread.sleep(1);
+                    }
                     if (!cut) {
                         out.write(buffer, 0, n);
                         out.flush();
@@ -83,6 +100,8 @@ final class TcpProxy implements AutoCloseable {
                 }
             } catch (IOException ended) {
                 // either side closed
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);
