@@ -11,12 +11,13 @@ import picocli.CommandLine.Option;
 @Command(name = "status", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print what a queue directory is in replication, on one line:",
                 "",
-                "  queue <id> term <t> end <index> role <primary|replica|fenced>",
+                "  queue <id> term <t> end <index> role <primary|replica|fenced|quarantine>",
                 "",
                 "id: the queue's id (- if it has none yet); t: its newest term; index: the index its next record "
-                        + "will have; role: primary (appenders may write), replica (only replication writes) or "
+                        + "will have; role: primary (appenders may write), replica (only replication writes), "
                         + "fenced (a former primary that knows of a newer term: appenders are refused; follow the "
-                        + "new primary). "
+                        + "new primary) or quarantine (records an old primary set aside when it rejoined, or a copy "
+                        + "of them: kept to be read, appenders are refused). "
                         + "Compare the lines of a queue's nodes to pick the replica to promote: the same queue id, "
                         + "the highest term, then the highest end. Reads only; changes nothing.",
                 ""},

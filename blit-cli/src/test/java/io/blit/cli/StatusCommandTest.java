@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.cli.BlitCliRun.Result;
+import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueTerms;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +44,26 @@ class StatusCommandTest {
         Result status = BlitCliRun.run("replicate", "status", "--dir", queue.toString());
         assertEquals(0, status.code(), status.err());
         assertTrue(status.out().matches(LINE.formatted(2, "fenced")), status.out());
+    }
+
+    @Test
+    void aQuarantineSaysRoleQuarantineWhereverItIsCopied() throws IOException {
+        Path queue = tmp.resolve("q");
+        BlitCliRun.appendRaw(queue, 300);
+        Path quarantine = Quarantine.moveFrom(queue, 120).orElseThrow().directory();
+        Path copy = Files.createDirectory(tmp.resolve("copy"));
+        try (var files = Files.list(quarantine)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, copy.resolve(file.getFileName()));
+            }
+        }
+        for (Path dir : List.of(quarantine, copy)) {
+            Result status = BlitCliRun.run("replicate", "status", "--dir", dir.toString());
+            assertEquals(0, status.code(), status.err());
+            assertEquals("queue - term 0 end 300 role quarantine\n", status.out(), dir.toString());
+        }
+        Result live = BlitCliRun.run("replicate", "status", "--dir", queue.toString());
+        assertTrue(live.out().matches(LINE.formatted(120, "primary")), live.out());
     }
 
     @Test

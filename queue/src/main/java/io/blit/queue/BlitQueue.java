@@ -5,6 +5,7 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.internal.AppendTiming;
 import io.blit.queue.internal.FenceFile;
 import io.blit.queue.internal.OpenCursors;
+import io.blit.queue.internal.QuarantineMarker;
 import io.blit.queue.internal.QueueErrors;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.RecordWalker;
@@ -154,6 +155,8 @@ public final class BlitQueue<T> implements AutoCloseable {
      *
      * @throws LayoutMismatchException if the newest file of a raw queue changed its types since it was opened
      * @throws ReplicaAppendException  if the queue is a replica: only its replication writes it
+     * @throws IllegalStateException   naming the directory, if it is a quarantine (records an old primary set aside
+     *                                 when it rejoined, {@code quarantine-of}; docs/failover.md): kept to be read only
      * @throws QueueFencedException    if the directory knows of a newer term than the queue's (another copy of the
      *                                 queue was promoted): nothing is written
      * @throws IllegalStateException   if the queue was opened read-only
@@ -162,6 +165,10 @@ public final class BlitQueue<T> implements AutoCloseable {
         String source = ReplicaMarker.sourceOf(dir);
         if (source != null) {
             throw QueueErrors.appendOnReplica(dir, source);
+        }
+        String quarantined = QuarantineMarker.originOf(dir);
+        if (quarantined != null) {
+            throw QueueErrors.appendOnQuarantine(dir, quarantined);
         }
         files.requireWritable("append");
         long term = giveIdentity().currentTerm();

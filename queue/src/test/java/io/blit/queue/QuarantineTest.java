@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.blit.queue.internal.QuarantineMarker;
 import io.blit.queue.internal.RecordHeader;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
 import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.Quarantine.Quarantined;
+import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.RecordStream;
 import io.blit.queue.replica.ReplicaWriter;
 import java.io.IOException;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link Quarantine#moveFrom}: an old primary's divergent tail moved into a quarantine queue of its own, the live queue
@@ -218,6 +221,8 @@ class QuarantineTest {
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(quarantine)));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
                 SegmentFiles.path(quarantine, from))), "the file holding from, copied");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                quarantine.resolve(QuarantineMarker.NAME))), "its marker");
     }
 
     /** The position of the first empty header word of a segment file's records. */
@@ -360,6 +365,93 @@ class QuarantineTest {
     }
 
     enum CutCrash { BEFORE_THE_CUT, AMID_THE_DELETIONS, BEFORE_DELETING_THE_INTENT }
+
+    @Test
+    void aQuarantineSaysSoInItsStatusAndRefusesAppendersWhereverItIsCopied() throws IOException {
+        Kind.TYPED.append(primary, 0, 1_000, 0);
+        long from = SegmentFiles.list(primary)[1] + 5;
+        oldPrimaryDivergingAt(Kind.TYPED, from, 300);
+        Path quarantine = Quarantine.moveFrom(old, from).orElseThrow().directory();
+        Path copy = scratch.resolve("copy");
+        copyTree(quarantine, copy);
+        List<Stored> held = readAll(quarantine);
+
+        for (Path dir : List.of(quarantine, copy)) {
+            assertEquals(QueueTerms.Role.QUARANTINE, QueueTerms.status(dir).role(), dir.toString());
+            try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, SMALL)) {
+                IllegalStateException refused = assertThrows(IllegalStateException.class, queue::appender);
+                assertTrue(refused.getMessage().contains("queue " + dir + " is a quarantine")
+                        && refused.getMessage().contains(old.toString()), refused.getMessage());
+            }
+            assertEquals(held, readAll(dir), "nothing appended, and it reads as before");
+        }
+        Files.delete(quarantine.resolve(QuarantineMarker.NAME)); // a quarantine of a build before the marker
+        assertEquals(QueueTerms.Role.QUARANTINE, QueueTerms.status(quarantine).role(), "known by where it is");
+        try (BlitQueue<MarketData> queue = BlitQueue.open(quarantine, MarketData.class, SMALL)) {
+            assertThrows(IllegalStateException.class, queue::appender);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "12x", "-1", " ", "99999999999999999999", "NEXT", "+", "0", "1"})
+    void aCorruptCutPendingIsRefusedNamingItAndNothingIsCut(String value) throws IOException {
+        Kind.TYPED.append(primary, 0, 2_000, 0);
+        long from = SegmentFiles.list(primary)[2] + 3;
+        oldPrimaryDivergingAt(Kind.TYPED, from, 500);
+        Path crashed = scratch.resolve("crashed");
+        copyTree(old, crashed);
+        Quarantined done = Quarantine.moveFrom(old, from).orElseThrow();
+        Path pending = crashed.resolve("quarantine").resolve(done.directory().getFileName());
+        copyTree(done.directory(), pending);
+        String text = value.equals("1") ? Long.toString(from + 1) : value; // "1": an index, but not the quarantine's
+        Files.writeString(pending.resolve("cut-pending"), text);
+        byte[][] before = contents(crashed);
+
+        QueueCorruptedException refused = assertThrows(QueueCorruptedException.class,
+                () -> Quarantine.moveFrom(crashed, from));
+
+        assertTrue(refused.getMessage().contains(pending.resolve("cut-pending").toString())
+                && refused.getMessage().contains("nothing was cut"), refused.getMessage());
+        assertEquals(pending.resolve("cut-pending"), refused.file());
+        assertArrayEquals(before, contents(crashed), "the live queue is as it was");
+        assertTrue(Files.exists(pending.resolve("cut-pending")), "the evidence stays");
+    }
+
+    @Test
+    void aPartialQuarantineThatIsNotWhatAMoveWritesIsRefusedAndLeftAlone() throws IOException {
+        Kind.TYPED.append(primary, 0, 1_000, 0);
+        long from = SegmentFiles.list(primary)[1] + 5;
+        oldPrimaryDivergingAt(Kind.TYPED, from, 300);
+        byte[][] before = contents(old);
+        Path elsewhere = Files.createDirectories(scratch.resolve("elsewhere"));
+        Path precious = Files.writeString(elsewhere.resolve("precious"), "precious");
+        Path quarantines = Files.createDirectories(old.resolve("quarantine"));
+
+        Path link = Files.createSymbolicLink(quarantines.resolve("from-1-20261128T120000Z.partial"), elsewhere);
+        IllegalStateException linked = assertThrows(IllegalStateException.class, () -> Quarantine.moveFrom(old, from));
+        assertTrue(linked.getMessage().contains(link.toString()) && linked.getMessage().contains("symbolic link"),
+                linked.getMessage());
+        Files.delete(link);
+
+        Path odd = Files.createDirectories(quarantines.resolve("from-2-20261128T120000Z.partial/keep"));
+        IllegalStateException foreign = assertThrows(IllegalStateException.class, () -> Quarantine.moveFrom(old, from));
+        assertTrue(foreign.getMessage().contains(odd.toString()), foreign.getMessage());
+        assertTrue(Files.isDirectory(odd), "left alone");
+        Files.delete(odd);
+        Files.delete(odd.getParent());
+
+        Files.delete(quarantines);
+        Files.createSymbolicLink(quarantines, elsewhere);
+        IllegalStateException moved = assertThrows(IllegalStateException.class, () -> Quarantine.moveFrom(old, from));
+        assertTrue(moved.getMessage().contains(quarantines + " is not a directory but a symbolic link"),
+                moved.getMessage());
+        Files.delete(quarantines);
+
+        assertEquals("precious", Files.readString(precious));
+        assertEquals(List.of(precious), list(elsewhere), "nothing written or deleted through a link");
+        assertArrayEquals(before, contents(old), "nothing cut");
+        assertTrue(Quarantine.moveFrom(old, from).isPresent(), "the move once the directory is repaired");
+    }
 
     /**
      * Makes {@link #old} a replica of {@link #primary} up to {@code from}, then appends {@code count} records of its

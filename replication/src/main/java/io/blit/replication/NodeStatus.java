@@ -15,8 +15,9 @@ import java.util.UUID;
  *                 build with ids)
  * @param term     the newest term, 0 without a term history
  * @param endIndex the index the next record will have
- * @param role     primary (appenders may write), replica (only replication writes), or fenced (a former primary that
- *                 knows of a newer term: appenders are refused)
+ * @param role     primary (appenders may write), replica (only replication writes), fenced (a former primary that
+ *                 knows of a newer term: appenders are refused), or quarantine (records an old primary set aside
+ *                 when it rejoined, or a copy of them: read only)
  */
 public record NodeStatus(UUID queueId, long term, long endIndex, Role role) {
     /** A queue directory's role. */
@@ -26,7 +27,9 @@ public record NodeStatus(UUID queueId, long term, long endIndex, Role role) {
         /** A replica: only its replication writes it; appenders are refused. */
         REPLICA,
         /** A former primary that knows of a newer term: appenders are refused; it should follow the new primary. */
-        FENCED
+        FENCED,
+        /** Records an old primary set aside when it rejoined (or a copy of them): kept to be read, never appended to. */
+        QUARANTINE
     }
 
     /**

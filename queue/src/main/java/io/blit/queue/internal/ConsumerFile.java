@@ -12,10 +12,11 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -37,7 +38,9 @@ import java.util.zip.CRC32C;
  * <p>Creation is all-or-nothing, as for segment files: the complete file (header, zero slots) is written to
  * {@code consumers.blitc.tmp-<owner>-<thread id>} (owner: {@link WriterRegistry#temporaryTag}), forced, and published with {@link Files#createLink}, which fails if
  * another creator (thread or process) won the race; the loser uses the winner's file. A reader never sees the file
- * without its header. Temporaries of dead creators are deleted by the next creator. Stateless; thread-safe.
+ * without its header. Temporaries of dead creators are deleted by the next creator. The file is never opened or
+ * created through a symbolic link: a link of its name is refused, naming it, and nothing is created where it points.
+ * Stateless; thread-safe.
  */
 public final class ConsumerFile {
     /** The file's name in the queue directory. */
@@ -79,6 +82,7 @@ public final class ConsumerFile {
      * The positions file of {@code dir}, validated and mapped read-write into {@code arena}; null if there is none.
      *
      * @throws QueueCorruptedException if its header is invalid
+     * @throws IllegalStateException   if it is a symbolic link
      * @throws UncheckedIOException    if the file system fails
      */
     public static ConsumerSlots mapExisting(Path dir, Arena arena, WriterRegistry writers) {
@@ -91,8 +95,9 @@ public final class ConsumerFile {
      */
     public static ConsumerSlots mapExisting(Path dir, Arena arena, boolean readOnly, WriterRegistry writers) {
         Path file = path(dir);
-        try (FileChannel channel = readOnly ? FileChannel.open(file, StandardOpenOption.READ)
-                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        FileModes.requireNoLink(file);
+        try (FileChannel channel = readOnly ? FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             long size = channel.size();
             if (size < HEADER_LENGTH) {
                 throw corrupt(file, size, "truncated: the file is " + size + " bytes, shorter than its "
@@ -146,8 +151,8 @@ public final class ConsumerFile {
         Path tmp = dir.resolve(NAME + ".tmp-" + WriterRegistry.temporaryTag(dir) + "-" + Thread.currentThread().threadId());
         try {
             Files.deleteIfExists(tmp);
-            try (FileChannel channel = FileModes.open(tmp, privateFiles, EnumSet.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE))) {
+            try (FileChannel channel = FileModes.open(tmp, privateFiles, Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
                 ByteBuffer bytes = ByteBuffer.allocate(HEADER_LENGTH + SLOTS * SLOT_SIZE);
                 bytes.put(header(System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid())).clear();
                 while (bytes.hasRemaining()) {

@@ -64,6 +64,34 @@ public final class FileModes {
         }
     }
 
+    /**
+     * Refuses {@code file} if it is a symbolic link: Blit creates and opens the files of a queue directory only as
+     * themselves, never through a link (open them with {@link java.nio.file.LinkOption#NOFOLLOW_LINKS} as well, so that
+     * a link planted after this check fails the open).
+     *
+     * @throws IllegalStateException naming the link and where it points
+     */
+    public static void requireNoLink(Path file) {
+        if (Files.isSymbolicLink(file)) {
+            throw QueueErrors.symbolicLink(file);
+        }
+    }
+
+    /**
+     * Creates the directory {@code dir}, which must not exist (not even as a link), {@code rwx------} if asked; its
+     * parent must exist.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if anything of that name exists
+     */
+    public static void createDirectory(Path dir, boolean ownerOnly) throws IOException {
+        if (!ownerOnly || !posix(dir.toAbsolutePath().getParent())) {
+            Files.createDirectory(dir);
+            return;
+        }
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(DIRECTORY));
+        Files.setPosixFilePermissions(dir, DIRECTORY); // the umask may have taken bits away
+    }
+
     private static FileAttribute<Set<PosixFilePermission>> attribute() {
         return PosixFilePermissions.asFileAttribute(FILE);
     }

@@ -243,6 +243,27 @@ public final class QueueErrors {
                 + " that has received no file yet; open it once its replication has written the first file");
     }
 
+    /** A file of a queue directory is a symbolic link, which Blit never follows there. */
+    public static IllegalStateException symbolicLink(Path file) {
+        String target;
+        try {
+            target = java.nio.file.Files.readSymbolicLink(file).toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            target = "?";
+        }
+        return new IllegalStateException(file + " is a symbolic link (to " + target + "): Blit never opens or creates"
+                + " a file of a queue directory through a link; delete it, and let nobody but the queue's users write "
+                + file.getParent());
+    }
+
+    /** An appender of a quarantine queue: it is kept to be read, never written. */
+    public static IllegalStateException appendOnQuarantine(Path dir, String origin) {
+        return new IllegalStateException("queue " + dir + " is a quarantine" + (origin.isEmpty() ? "" : " (" + origin
+                + ")") + ": records an old primary appended that its new primary does not hold, set aside when it"
+                + " rejoined; it is kept to be read (dump, a read-only tailer), never appended to. To keep its records,"
+                + " append them to the live queue (on its primary) from a tailer of this one");
+    }
+
     public static IllegalStateException closed(String what, Path dir) {
         return new IllegalStateException(what + " of " + dir + " is closed");
     }

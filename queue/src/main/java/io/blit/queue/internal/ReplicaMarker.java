@@ -3,6 +3,7 @@ package io.blit.queue.internal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,13 +27,20 @@ public final class ReplicaMarker {
     private ReplicaMarker() {
     }
 
-    /** The source the marker of {@code dir} names, or null if {@code dir} is not a replica. */
+    /**
+     * The source the marker of {@code dir} names, or null if {@code dir} is not a replica. A marker that is a symbolic
+     * link is a marker all the same (appenders are refused), and is never read.
+     */
     public static String sourceOf(Path dir) {
-        try {
-            return Files.readString(dir.resolve(NAME), StandardCharsets.UTF_8).strip();
+        Path file = dir.resolve(NAME);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8).strip();
         } catch (NoSuchFileException notAReplica) {
             return null;
         } catch (IOException e) {
+            if (Files.isSymbolicLink(file)) {
+                return "(a symbolic link " + file + ", not followed)";
+            }
             throw new UncheckedIOException("cannot read the replica marker of queue " + dir, e);
         }
     }

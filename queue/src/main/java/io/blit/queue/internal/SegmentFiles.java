@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -41,6 +42,11 @@ public final class SegmentFiles {
     /** The path of the file whose first message index is {@code firstIndex}. */
     public static Path path(Path dir, long firstIndex) {
         return dir.resolve(String.format("segment-%020d.blitq", firstIndex));
+    }
+
+    /** {@return whether {@code name} is a segment file's name, {@code segment-<20 digits>.blitq}} */
+    public static boolean isSegmentName(String name) {
+        return NAME.matcher(name).matches();
     }
 
     /** The first indices of the directory's segment files, ascending. */
@@ -100,7 +106,7 @@ public final class SegmentFiles {
 
     private static byte[] readHeaderArea(Path dir, long firstIndex) {
         Path file = path(dir, firstIndex);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             ByteBuffer buffer = ByteBuffer.allocate(SegmentHeader.HEADER_AREA);
             while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) > 0) {
                 // read until the header area is full or the file ends
@@ -235,7 +241,8 @@ public final class SegmentFiles {
      * @throws UncheckedIOException if the file system fails
      */
     public static void completeBlank(Path blank, byte[] header) {
-        try (FileChannel channel = FileChannel.open(blank, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try (FileChannel channel = FileChannel.open(blank, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
              Arena arena = Arena.ofConfined()) {
             MemorySegment start = channel.map(FileChannel.MapMode.READ_WRITE, 0, header.length, arena);
             MemorySegment.copy(header, 0, start, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, header.length);
@@ -332,8 +339,10 @@ public final class SegmentFiles {
      * mapped {@code READ_ONLY} (a read-only mount, a file the process may only read): any write to the segment throws.
      */
     public static MemorySegment map(SegmentHeader.Info info, Arena arena, boolean readOnly) {
-        try (FileChannel channel = readOnly ? FileChannel.open(info.file(), StandardOpenOption.READ)
-                : FileChannel.open(info.file(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = readOnly
+                ? FileChannel.open(info.file(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)
+                : FileChannel.open(info.file(), StandardOpenOption.READ, StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS)) {
             return channel.map(readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0,
                     info.segmentSize(), arena);
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import io.blit.queue.QueueFencedException;
 import io.blit.queue.QueueOptions;
 import io.blit.queue.TermHistory;
 import io.blit.queue.internal.FenceFile;
+import io.blit.queue.internal.QuarantineMarker;
 import io.blit.queue.internal.ReplicaMarker;
 import io.blit.queue.internal.SegmentFiles;
 import io.blit.queue.internal.SegmentHeader;
@@ -53,7 +54,12 @@ public final class QueueTerms {
         /** A replica: only its replication writes it; appenders are refused. */
         REPLICA,
         /** A former primary that knows of a newer term: appenders are refused; it should follow the new primary. */
-        FENCED
+        FENCED,
+        /**
+         * A quarantine queue ({@link Quarantine}: records an old primary set aside when it rejoined, or a copy of
+         * them): kept to be read; appenders are refused, and nothing replicates or promotes it.
+         */
+        QUARANTINE
     }
 
     /**
@@ -64,8 +70,9 @@ public final class QueueTerms {
      * @param termStart the index of the first record of that term, 0 without a history
      * @param fenceTerm the highest term the directory knows of: its fence word, at least {@code term}
      * @param endIndex  the index the next record will have
-     * @param role      {@link Role#REPLICA} if it has a {@code replica-of} marker; else {@link Role#FENCED} if
-     *                  {@code fenceTerm} is above {@code term}; else {@link Role#PRIMARY}
+     * @param role      {@link Role#QUARANTINE} if it is a quarantine queue (a {@code quarantine-of} marker, or where
+     *                  a move put it); else {@link Role#REPLICA} if it has a {@code replica-of} marker; else
+     *                  {@link Role#FENCED} if {@code fenceTerm} is above {@code term}; else {@link Role#PRIMARY}
      */
     public record Status(UUID queueId, long term, long termStart, long fenceTerm, long endIndex, Role role) {
     }
@@ -86,7 +93,8 @@ public final class QueueTerms {
         long term = history == null ? 0 : history.currentTerm();
         long termStart = history == null ? 0 : history.terms().getLast().firstIndex();
         long fenceTerm = Math.max(term, FenceFile.read(dir));
-        Role role = replica ? Role.REPLICA : fenceTerm > term ? Role.FENCED : Role.PRIMARY;
+        Role role = QuarantineMarker.isQuarantine(dir) ? Role.QUARANTINE
+                : replica ? Role.REPLICA : fenceTerm > term ? Role.FENCED : Role.PRIMARY;
         return new Status(history == null ? null : history.queueId(), term, termStart, fenceTerm, endIndex(dir), role);
     }
 

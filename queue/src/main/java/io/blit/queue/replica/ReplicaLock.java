@@ -1,5 +1,6 @@
 package io.blit.queue.replica;
 
+import io.blit.queue.internal.FileLocks;
 import io.blit.queue.internal.FileModes;
 import io.blit.queue.internal.ReplicaIdentity;
 import io.blit.queue.internal.ReplicaMarker;
@@ -22,8 +23,11 @@ import java.util.Set;
  * copy twice at its source, and two writers of one replica would corrupt it.
  *
  * <p><b>How.</b> An exclusive POSIX record lock ({@link FileChannel#tryLock()}) of the whole file {@code replica.lock}
- * in the directory, whose text is the holder's pid (for the refusal's message only: the lock decides, never the pid).
- * The kernel releases the lock when the holder's process dies, however it dies. POSIX locks belong to the process and
+ * in the directory, whose text is the holder's pid (for messages only: the lock decides, never the pid). The kernel
+ * releases the lock when the holder's process dies, however it dies. Nothing waits for it: a held lock is refused at
+ * once, naming the process that holds it as the kernel reports it ({@link FileLocks}), not the pid the file's text
+ * names (any process that can read the file can hold a shared lock of it: such a holder is named as a reader, not as a
+ * follower); where the holder cannot be learnt the refusal says so, and gives the file's pid as the last follower's. POSIX locks belong to the process and
  * closing <em>any</em> descriptor of the file drops them, so a JVM opens the file only while it holds no lock of that
  * directory (a set of the directories locked in this JVM, by real path, is checked first) and never otherwise: nothing
  * else may open {@code replica.lock} in a process that follows the directory. On NFS the lock goes through the NFS
@@ -95,7 +99,7 @@ public final class ReplicaLock implements AutoCloseable {
                     StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
             FileLock lock = channel.tryLock();
             if (lock == null) {
-                throw heldBy(dir, holder(channel), advice);
+                throw refusal(dir, file, channel, advice);
             }
             channel.truncate(0);
             channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)),
@@ -141,12 +145,45 @@ public final class ReplicaLock implements AutoCloseable {
                 + " per directory; " + advice);
     }
 
-    /** The pid the holder wrote, as text of digits only (the file is another process's), or "unknown". */
-    private static String holder(FileChannel channel) throws IOException {
+    /**
+     * The refusal of a lock another process holds: a follower (an exclusive lock), named by the pid the kernel
+     * reports; or readers only (shared locks, which no follower takes), named as such. Called holding no lock of the
+     * file (so that the probe's descriptor may be closed).
+     */
+    private static IllegalStateException refusal(Path dir, Path file, FileChannel channel, String advice)
+            throws IOException {
+        boolean readersOnly;
+        FileLock shared = channel.tryLock(0, Long.MAX_VALUE, true);
+        readersOnly = shared != null; // granted: no exclusive lock is held, only shared ones refused ours
+        if (shared != null) {
+            shared.release();
+        }
+        FileLocks.Holder holder;
+        try (FileLocks.Probe probe = FileLocks.probe(file)) {
+            holder = probe.holderIfKnown(0, 0);
+        }
+        if (readersOnly) {
+            return new IllegalStateException("replica " + dir + " cannot be locked: " + file + " is locked shared"
+                    + " by " + (holder != null ? holder.who() : "another process") + ", which no follower of Blit does"
+                    + " (a follower locks it exclusively): a process that can read the file is holding it; end it, or"
+                    + " keep the replica's files private (--private, privateFiles) so that other users cannot open it");
+        }
+        if (holder != null && holder.pid() > 0) {
+            return heldBy(dir, Long.toString(holder.pid()), advice);
+        }
+        String written = writtenPid(channel);
+        return new IllegalStateException("replica " + dir + " is followed already, by " + (holder != null
+                ? holder.who() : "a process this one cannot name (lslocks or /proc/locks may)")
+                + (written != null ? "; its last follower wrote pid " + written + " in " + file : "")
+                + ": one follower per directory; " + advice);
+    }
+
+    /** The pid the last holder wrote, as text of digits only (the file is another process's), or null. */
+    private static String writtenPid(FileChannel channel) throws IOException {
         ByteBuffer text = ByteBuffer.allocate(24);
         channel.read(text, 0);
         String pid = new String(text.array(), 0, text.position(), StandardCharsets.US_ASCII).strip();
-        return pid.matches("[0-9]{1,19}") ? pid : "unknown";
+        return pid.matches("[0-9]{1,19}") ? pid : null;
     }
 
     private static void closeQuietly(FileChannel channel) {
