@@ -28,7 +28,7 @@ public final class QueueFencedException extends IllegalStateException {
     public QueueFencedException(Path dir, long term, long newTerm) {
         super("queue " + dir + " is fenced: its appenders write in term " + term + ", and term " + newTerm
                 + " has begun on a new primary; nothing was appended: follow the new primary (append there, and"
-                + " start this node as its replica with replicate follow)");
+                + " start this node as its replica with replicate follow --rejoin)");
         this.term = term;
         this.newTerm = newTerm;
     }

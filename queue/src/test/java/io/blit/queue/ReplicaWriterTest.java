@@ -207,7 +207,8 @@ class ReplicaWriterTest {
         try (BlitQueue<MarketData> queue = BlitQueue.open(replica, MarketData.class)) {
             ReplicaAppendException refused = assertThrows(ReplicaAppendException.class, queue::appender);
             assertTrue(refused.getMessage().contains("is a replica of test:")
-                    && refused.getMessage().contains("append on the source"), refused.getMessage());
+                    && refused.getMessage().contains("append on the primary it follows (test)")
+                    && !refused.getMessage().contains("promote"), refused.getMessage());
         }
     }
 

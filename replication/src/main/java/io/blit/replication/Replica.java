@@ -51,8 +51,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * silent, or a session message is missing or cannot be applied, it resubscribes from what it holds: a source
  * restart, a network drop, a hostile frame or a restart of the replica (its half-written last record is written
  * again) resumes without a gap or a duplicate. Messages from anyone
- * else are counted ({@link #dropped}) and otherwise ignored. Runs in one thread of its own; stops only for an
- * authenticated refusal ({@link #refusal()} says why) or a storage failure ({@link #failure()}). Thread-safe accessors.
+ * else are counted ({@link #dropped}) and otherwise ignored. An ACCEPT is taken only if its terms extend the
+ * replica's own history, none above {@code QueueTerms.MAX_LEARNT_TERM}, and its start is an index the replica can
+ * honour (docs/failover.md, "A term counts only within the queue's own history"); otherwise the session ends and
+ * nothing is written. Records from a start below the replica's end are set aside (quarantined) only by a replica
+ * started with {@link ReplicaOptions#rejoin()}; any other is refused, naming {@code --rejoin}. Runs in one thread of
+ * its own; stops only for an authenticated refusal ({@link #refusal()} says why) or a storage failure
+ * ({@link #failure()}). Thread-safe accessors.
  *
  * <p>A directory has one follower: a replica holds its {@link ReplicaLock} from {@link #start} until its thread ends,
  * and subscribes under the directory's identity ({@link ReplicaLock#replicaId()}), the same across restarts and
@@ -185,7 +190,11 @@ public final class Replica implements AutoCloseable {
         return held;
     }
 
-    /** {@return why the source refused this replica, or null} A refused replica has stopped. */
+    /**
+     * {@return why the handshake was refused, or null} By the source (a REFUSE: another queue, another layout, a term
+     * history that does not continue the source's, ...), or by this replica: an accept that would set its records
+     * aside, to a replica not started with {@link ReplicaOptions#rejoin()}. A refused replica has stopped.
+     */
     public RefusalException refusal() {
         return refusal;
     }
@@ -350,6 +359,21 @@ public final class Replica implements AutoCloseable {
             throw new IllegalStateException("replica " + dir + " holds up to index " + (writer.nextIndex() - 1)
                     + " after setting aside its records from index " + start);
         }
+    }
+
+    /**
+     * Stops the replica, refused: its source's history does not hold its records from {@code start} on, and only a
+     * replica started with {@link ReplicaOptions#rejoin()} sets records aside. Nothing was written.
+     */
+    private void refuseToSetAside(long start, List<TermHistory.Term> sourceTerms) {
+        refusal = new RefusalException("source " + options.source() + " serves replica " + dir + " from index " + start
+                + ", below its end (it holds every index below " + writer.nextIndex() + "): its records from index "
+                + start + " on are not in the source's history (terms " + SourceTerms.describe(sourceTerms)
+                + "; the replica's " + (history == null ? "none" : SourceTerms.describe(history.terms())) + "). Nothing"
+                + " was changed. A former primary, or a replica of one, rejoins with --rejoin"
+                + " (ReplicaOptions.rejoin), which moves those records into its quarantine; otherwise check --source");
+        LOG.log(System.Logger.Level.ERROR, refusal.getMessage());
+        running = false;
     }
 
     /**
@@ -531,17 +555,22 @@ public final class Replica implements AutoCloseable {
                     return "an accept of queue " + challengedQueue + " to a replica of queue " + queueId;
                 }
                 List<TermHistory.Term> sourceTerms = Accept.terms(in);
-                if (history != null && sourceTerms.getLast().number() < history.currentTerm()) {
-                    return "an accept from a source of term " + sourceTerms.getLast().number() + ", behind this"
-                            + " replica's term " + history.currentTerm();
+                long start = Accept.start(in);
+                // every check before anything is written: an accept this replica does not take changes nothing
+                ReplicaTerms.Verdict verdict = ReplicaTerms.check(challengedQueue, history, sourceTerms, start,
+                        writer.nextIndex(), writer.firstIndex());
+                if (verdict.violation() != null) {
+                    return verdict.violation();
                 }
-                if (writer.nextIndex() >= 0 && Accept.start(in) < writer.nextIndex()) {
-                    setAside(Accept.start(in));
+                if (verdict.setAsideFrom() >= 0) {
+                    if (!options.rejoin()) {
+                        refuseToSetAside(start, sourceTerms);
+                        return null;
+                    }
+                    setAside(verdict.setAsideFrom());
                 }
                 history = QueueIdentity.follow(dir, challengedQueue, sourceTerms);
-                if (history.currentTerm() <= QueueTerms.MAX_TERM) {
-                    QueueTerms.fence(dir, history.currentTerm()); // an appender still open here stops (a rejoining primary's)
-                }
+                QueueTerms.fence(dir, history.currentTerm()); // an appender still open here stops (a rejoining primary's)
                 queueId = challengedQueue;
                 state = State.STREAMING;
                 sessionsAccepted++; // only this thread writes it
@@ -586,19 +615,28 @@ public final class Replica implements AutoCloseable {
 
     /**
      * Stores the positions of a checked POSITIONS message, none past what the replica holds. A failure to store them
-     * (a full positions file, a full disk) is logged, once until they are stored again, and stops nothing: the
-     * records come first.
+     * (no free slot for a new name beyond the reserved ones, a full disk) is logged, once until they are stored again,
+     * and stops nothing: the records come first; a new name without a slot does not keep the others from being
+     * stored.
      */
     private void storePositions(int length) {
         try {
+            IllegalStateException refused = null;
             for (int i = 0, count = Positions.count(in); i < count; i++) {
                 String name = Positions.name(in, i);
                 if (Positions.state(in, i) == Positions.REMOVED) {
                     positions.remove(name);
                 } else {
-                    positions.follow(name, Positions.committed(in, i), Positions.lastCommitMillis(in, i),
-                            writer.nextIndex());
+                    try {
+                        positions.follow(name, Positions.committed(in, i), Positions.lastCommitMillis(in, i),
+                                writer.nextIndex());
+                    } catch (IllegalStateException full) { // no slot for this new name: the names it has go on
+                        refused = full;
+                    }
                 }
+            }
+            if (refused != null) {
+                throw refused;
             }
             positionsFailed = false;
         } catch (RuntimeException e) {

@@ -13,7 +13,8 @@ import java.util.Arrays;
 import io.blit.queue.replica.SourceFiles;
 
 /**
- * What a source checks of a signed subscribe request before it serves it: the same queue (the same queue id, and the
+ * What a source checks of a signed subscribe request before it serves it, after its queue and terms
+ * ({@link SourceTerms}): the same queue (the same queue id, and the
  * replica's newest file header equals the source's file of that first index, byte for byte), the same layout (the
  * replica's expected layout, if it names one, equals the source's, compared with {@link LayoutComparison}, which
  * names every differing field), and where the replica's records stop being the source's: a replica whose terms part

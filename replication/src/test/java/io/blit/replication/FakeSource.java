@@ -172,8 +172,12 @@ final class FakeSource implements AutoCloseable {
 
     /** Sends ACCEPT (sequence 0) of the confirmed handshake; the stream's messages follow from sequence 1. */
     void accept(long start) {
-        send(Accept.encode(out, start, BatchProtection.AUTHENTICATED,
-                java.util.List.of(new io.blit.queue.TermHistory.Term(0, 0, 0)), toReplica));
+        accept(start, java.util.List.of(new io.blit.queue.TermHistory.Term(0, 0, 0)));
+    }
+
+    /** Sends ACCEPT (sequence 0) of the confirmed handshake naming {@code terms}, as the source's newest. */
+    void accept(long start, java.util.List<io.blit.queue.TermHistory.Term> terms) {
+        send(Accept.encode(out, start, BatchProtection.AUTHENTICATED, terms, toReplica));
         sequence = 1;
     }
 

@@ -175,6 +175,31 @@ public final class ConsumerSlots {
         return -1;
     }
 
+    /** The slot of consumer {@code name}, READY or REMOVED (a removed name keeps its slot), or -1. */
+    public int findAny(byte[] name) {
+        long ready = named(READY, name);
+        long removed = named(REMOVED, name);
+        for (int k = 0; k < slots; k++) {
+            long w = state(k);
+            if (w == FREE) {
+                return -1;
+            }
+            if ((w == ready || w == removed) && nameEquals(k, name)) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** {@return how many slots are in use (not FREE): the used prefix, READY, REMOVED and CLAIMING alike} */
+    public int usedSlots() {
+        int k = 0;
+        while (k < slots && state(k) != FREE) {
+            k++;
+        }
+        return k;
+    }
+
     /**
      * The slot of consumer {@code name}, created READY with committed index {@code initialCommitted} if there is none
      * (or revived so if it was REMOVED).

@@ -233,9 +233,10 @@ public final class QueueErrors {
     }
 
     public static ReplicaAppendException appendOnReplica(Path dir, String source) {
+        // no word of promotion: this may be a former primary rejoining a newer one, which promoted would be a second
+        // primary (docs/failover.md says when a replica is promoted: its primary is lost)
         return new ReplicaAppendException("queue " + dir + " is a replica of " + source
-                + ": only its replication writes it; append on the source (or stop its follower and run"
-                + " 'blit replicate promote --dir " + dir + "' to promote the replica)");
+                + ": only its replication writes it; append on the primary it follows (" + source + ")");
     }
 
     public static IllegalStateException replicaWithoutFiles(Path dir, String source) {

@@ -29,7 +29,10 @@ import java.util.UUID;
  *       every process, loads it before each claim and refuses to append ({@link QueueFencedException}) once it is
  *       above the term the appender writes in. An append whose load came before the raise may still complete.</li>
  *   <li><b>Terms.</b> A term is a number from 0 to {@link #MAX_TERM}, the largest a segment file's header records. A
- *       queue begins in term 0; each promotion begins a higher one at the promoted copy's end index.</li>
+ *       queue begins in term 0; each promotion begins a higher one at the promoted copy's end index. A term learnt
+ *       from another copy through replication (a source's terms taken by its replica, a replica's term that fences
+ *       its source) is at most {@link #MAX_LEARNT_TERM}, one below: a copy that learnt a term can always be promoted
+ *       above it. Replication enforces this; {@link #fence} and {@link #promote(Path, long)} take the whole range.</li>
  *   <li><b>Promotion</b> changes the directory in three steps, each durable before the next: the new term is appended
  *       to the term history, the fence is raised to it, the {@code replica-of} marker is deleted. Appenders are refused
  *       until the last step (the marker). A crash between two steps leaves a replica whose history or fence already
@@ -43,6 +46,12 @@ import java.util.UUID;
 public final class QueueTerms {
     /** The highest term: a segment file's header records its term in a u32. */
     public static final long MAX_TERM = SegmentHeader.MAX_FILE_TERM;
+    /**
+     * The highest term replication takes from another copy of the queue, {@code MAX_TERM - 1}: a replica never takes,
+     * and a source is never fenced to, a term above it, so every copy can still be promoted to a term above what it
+     * learnt (docs/failover.md, "A term counts only within the queue's own history").
+     */
+    public static final long MAX_LEARNT_TERM = MAX_TERM - 1;
 
     private QueueTerms() {
     }
@@ -162,8 +171,16 @@ public final class QueueTerms {
         requireDirectory(dir);
         String source = ReplicaMarker.sourceOf(dir);
         if (source == null) {
+            TermHistory own = TermHistoryFile.read(dir);
+            long term = own == null ? 0 : own.currentTerm();
+            long fence = FenceFile.read(dir);
+            if (fence > term) { // a former primary: a new primary exists; promoting it would make a second one
+                throw new IllegalStateException("queue " + dir + " is fenced: it was the primary of term " + term
+                        + ", and term " + fence + " began on another copy; it is not promoted (that would make a"
+                        + " second primary): follow the primary of term " + fence + " with replicate follow --rejoin");
+            }
             throw new IllegalStateException("queue " + dir + " is not a replica (it has no " + ReplicaMarker.NAME
-                    + " marker): only a replica is promoted, and this one takes appends already or is fenced");
+                    + " marker): it is a primary, which takes appends already; only a replica is promoted");
         }
         TermHistory seen = TermHistoryFile.read(dir);
         if (seen == null) {

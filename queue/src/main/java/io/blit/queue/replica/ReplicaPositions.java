@@ -21,6 +21,10 @@ import java.nio.file.Path;
  *       may move it backwards (a rejoined old primary takes the new primary's positions), whoever holds it on the
  *       replica: the holder word is left as it is, and a replica's own consumer of the same name sees its commits
  *       overwritten. A name the source never sent is left alone.</li>
+ *   <li><b>Bounded.</b> Replication creates a slot for a name the replica does not have only while more than
+ *       {@link #RESERVED_SLOTS} slots are free: whatever its source sends, the last 64 stay for the replica's own
+ *       consumers and, after a promotion, the new primary's. A name the replica has (READY, or REMOVED and revived)
+ *       needs no new slot.</li>
  *   <li><b>Ordering.</b> A position is stored as a commit is (an opaque store of the time, then a release store of the
  *       index; a new name's slot is published READY with its index), so a reader of the replica's file sees it as it
  *       sees a local commit.</li>
@@ -30,6 +34,13 @@ import java.nio.file.Path;
  * is confined to it); {@link #close()} from that thread too.
  */
 public final class ReplicaPositions implements AutoCloseable {
+    /**
+     * The slots of the positions file replication never takes for a name the replica does not have: a new name is
+     * created only while more slots than this are free, so that a source (or a holder of the secret playing one) can
+     * never take the slots of consumers opened on the replica, or of the new primary's consumers after its promotion.
+     */
+    public static final int RESERVED_SLOTS = 64;
+
     private final Path dir;
     private final boolean privateFiles;
     private final WriterRegistry writers;
@@ -64,7 +75,9 @@ public final class ReplicaPositions implements AutoCloseable {
      * @param next             the replica's next index: it holds every index below it (-1 or 0: none)
      * @return the index stored
      * @throws IllegalArgumentException      if {@code name} is not a consumer name or {@code committed} is below -1
-     * @throws IllegalStateException         if every slot of the file is used by other names, or closed
+     * @throws IllegalStateException         if the name is new (the replica has no slot of it, READY or REMOVED) and
+     *                                       no more than {@link #RESERVED_SLOTS} slots of the file are free, or
+     *                                       every slot is used by other names, or closed: nothing is stored
      * @throws io.blit.queue.QueueCorruptedException if the replica's positions file is invalid
      * @throws java.io.UncheckedIOException  if it cannot be created or mapped
      */
@@ -78,6 +91,12 @@ public final class ReplicaPositions implements AutoCloseable {
         ConsumerSlots mapped = slots(true);
         int slot = mapped.find(bytes);
         if (slot < 0) {
+            if (mapped.findAny(bytes) < 0 && mapped.usedSlots() >= mapped.slotCount() - RESERVED_SLOTS) {
+                throw new IllegalStateException("replica " + dir + " does not create consumer " + name + ": its"
+                        + " positions file " + mapped.file() + " has " + (mapped.slotCount() - mapped.usedSlots())
+                        + " free slots, and the last " + RESERVED_SLOTS + " are kept for consumers opened on the"
+                        + " replica (remove consumers no longer used on the primary)");
+            }
             slot = mapped.findOrCreate(bytes, stored, writers.lease(privateFiles));
         }
         if (mapped.committed(slot) != stored || mapped.lastCommitMillis(slot) != lastCommitMillis) {

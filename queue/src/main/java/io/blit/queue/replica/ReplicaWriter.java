@@ -173,6 +173,16 @@ public final class ReplicaWriter implements AutoCloseable {
         return nextIndex;
     }
 
+    /**
+     * {@return the first index of the oldest file the replica holds, or -1 if it holds no file} Read from the
+     * directory (a listing): for a handshake, not for the write path. Records below it are not held (retention
+     * deleted them, or the replica was started from a later file), so nothing below it can be set aside.
+     */
+    public long firstIndex() {
+        long[] firsts = SegmentFiles.list(dir);
+        return firsts.length == 0 ? -1 : firsts[0];
+    }
+
     /** {@return the header bytes of the newest file held (what a source compares with its own), or null if none} */
     public byte[] newestFileHeader() {
         return file == null ? null : SegmentHeader.copyOf(file.segment(), file.info().file());

@@ -120,6 +120,40 @@ class QueueTermsPromoteTest {
         assertEquals(0, QueueTerms.status(primary).term());
     }
 
+    /**
+     * A fenced former primary is never told to promote itself (that would make a second primary): the refusal names
+     * the newer term and says to follow its primary with {@code --rejoin}; nothing is changed.
+     */
+    @Test
+    void aFencedPrimaryIsRefusedSayingToFollowThePrimaryOfTheNewerTerm() throws Exception {
+        Path primary = tmp.resolve("primary");
+        append(primary, 5);
+        QueueTerms.fence(primary, 3);
+        QueueTerms.Status before = QueueTerms.status(primary);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> QueueTerms.promote(primary));
+        assertTrue(e.getMessage().contains("is fenced") && e.getMessage().contains("term 3")
+                && e.getMessage().contains("follow the primary of term 3 with replicate follow --rejoin")
+                && e.getMessage().contains("second primary"), e.getMessage());
+        assertEquals(before, QueueTerms.status(primary));
+    }
+
+    /**
+     * A former primary demoted to rejoin a newer one (its {@code replica-of} names that primary) refuses appends naming
+     * the primary to append on, with no word of promoting it.
+     */
+    @Test
+    void aDemotedPrimaryRefusesAppendsNamingThePrimaryItFollowsNeverSuggestingAPromotion() throws Exception {
+        Path primary = tmp.resolve("primary");
+        append(primary, 5);
+        assertTrue(QueueTerms.demote(primary, "aeron newprimary:7000", false));
+        try (BlitQueue<MarketData> queue = BlitQueue.open(primary, MarketData.class, SMALL)) {
+            ReplicaAppendException e = assertThrows(ReplicaAppendException.class, queue::appender);
+            assertTrue(e.getMessage().contains("append on the primary it follows (aeron newprimary:7000)"),
+                    e.getMessage());
+            assertTrue(!e.getMessage().contains("promot"), e.getMessage());
+        }
+    }
+
     @Test
     void aReplicaWithoutAQueueIdIsRefused() throws Exception {
         Path replica = tmp.resolve("replica");

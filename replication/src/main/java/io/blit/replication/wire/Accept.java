@@ -9,8 +9,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ACCEPT, source to replica, sequence 0 of the source's direction: the stream starts at {@code start}, its
  * BATCHes are protected as {@link BatchProtection} says (0 authenticated, 1 encrypted; any other
  * value is malformed), and the source's newest terms (1 to {@link Wire#MAX_TERMS}, oldest first, in order), which the
- * replica takes into its own history. A start below the replica's next index means that the replica's records from
- * {@code start} on are not in the source's history: the replica sets them aside (quarantine) before it follows.
+ * replica takes into its own history where they extend it. A start below the replica's next index means that the
+ * replica's records from {@code start} on are not in the source's history: a replica started with {@code rejoin} sets
+ * them aside (quarantine) before it follows; any other refuses. What a replica checks of an accept before it takes
+ * it: {@code io.blit.replication.ReplicaTerms}.
  *
  * <pre>
  * 0   | type u32 = 4 | batch protection u32    |
