@@ -5,43 +5,20 @@ import io.blit.replication.Replica;
 import io.blit.replication.ReplicationSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
-import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
-import org.apache.curator.framework.recipes.leader.Participant;
-import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -97,14 +74,8 @@ import org.apache.zookeeper.data.Stat;
 public final class FailoverNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.blit.failover.zookeeper");
     private static final long TICK_MILLIS = 100;
-    private static final long REJOIN_ELECTION_MILLIS = 200;
     private static final long RANK_RETRY_MILLIS = 50;
     private static final long RETRY_FOLLOW_NANOS = 1_000_000_000L;
-    /**
-     * How far above every term the nodes of the election know of the group's term may be and still be believed:
-     * each takeover that wrote a term and failed before its promotion leaves it one higher.
-     */
-    private static final long TERM_SLACK = 1000;
 
     /** A node's role in its group. */
     public enum Role {
@@ -128,7 +99,10 @@ public final class FailoverNode implements AutoCloseable {
      */
     public record State(Role role, long term, String leaderId) {
     }
-
+    // The facade and the role state machine (follower, primary, fenced, closed) live here; what it drives lives
+    // beside it: the client and its ACL (GroupAccess), the checked view and repair of the group's znodes
+    // (GroupView), this node's member znode (MemberZnode), its latch in the election (Election) and its
+    // shutdown hook (ShutdownHook).
     private final FailoverOptions options;
     private final Path dir;
     private final String nodeId;
@@ -136,16 +110,13 @@ public final class FailoverNode implements AutoCloseable {
     private final CuratorFramework client;
     private final boolean ownsClient;
     private final ScheduledExecutorService worker;
-    private final PersistentNode member;
-    /** The group's znodes (term, leader, election, members) as ZooKeeper last told them. */
-    private final CuratorCache groupCache;
-    /** The shutdown hook that closes the node; null without one. */
-    private final Thread shutdownHook;
-    /** The last suspicious value reported of each znode and why, so that each is logged once. */
-    private final Map<String, String> reported = new ConcurrentHashMap<>();
+    private final GroupAccess access;
+    private final GroupView view;
+    private final MemberZnode member;
+    private final Election election;
+    private final ShutdownHook shutdownHook;
     /** The term this node promotes to or serves; -1 while it is neither becoming nor being the primary. */
     private final AtomicLong claimedTerm = new AtomicLong(-1);
-    private volatile LeaderLatch latch;
     private volatile boolean connected;
     private volatile boolean closed;
     private volatile State state = new State(Role.FOLLOWER, -1, null);
@@ -154,16 +125,9 @@ public final class FailoverNode implements AutoCloseable {
     private Replica replica;
     private GroupZnodes.Leader following;
     private long retryFollowAt;
-    private GroupZnodes.Member published;
     /** When the elected node began waiting for members of the election to publish; 0 when it does not wait. */
     private long rankingSince;
     private boolean takeOverScheduled;
-    /** Whether the last tick saw this node's member znode holding another value than it published. */
-    private boolean memberAltered;
-    /** Whether the group's existing znodes were given this node's ACL (or need not be). */
-    private boolean groupSecured;
-    /** When the node started; 0 once it joined the group or said it could not. */
-    private long joiningSince = System.nanoTime();
 
     private FailoverNode(FailoverOptions options, CuratorFramework client, boolean ownsClient) {
         this.options = options;
@@ -174,13 +138,12 @@ public final class FailoverNode implements AutoCloseable {
         this.ownsClient = ownsClient;
         this.worker = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("blit-failover-" + nodeId).factory());
-        this.member = new PersistentNode(client, CreateMode.EPHEMERAL, false, GroupZnodes.member(group, nodeId),
-                GroupZnodes.Member.NONE.encode());
-        this.groupCache = CuratorCache.build(client, group);
-        this.shutdownHook = options.closeOnShutdown()
-                ? Thread.ofPlatform().name("blit-failover-shutdown-" + nodeId).unstarted(this::closeOnShutdown)
-                : null;
-        this.groupSecured = !ownsClient || options.authIdentity() == null;
+        this.access = new GroupAccess(options, client, ownsClient);
+        this.view = new GroupView(client, group, nodeId, options.endpoint());
+        this.member = new MemberZnode(options, client, view);
+        this.election = new Election(client, group, nodeId, worker, () -> onWorker(this::takeOver),
+                () -> fenceIfServing("lost the leadership"), () -> closed);
+        this.shutdownHook = new ShutdownHook(options.closeOnShutdown(), nodeId, this::closeOnShutdown);
     }
 
     /**
@@ -192,35 +155,7 @@ public final class FailoverNode implements AutoCloseable {
      * @throws UncheckedIOException if the directory cannot be created
      */
     public static FailoverNode start(FailoverOptions options) {
-        List<ACL> acl = options.acl();
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-                .connectString(options.connectString())
-                .sessionTimeoutMs(Math.toIntExact(options.sessionTimeout().toMillis()))
-                .connectionTimeoutMs(Math.toIntExact(options.connectionTimeout().toMillis()))
-                .retryPolicy(new ExponentialBackoffRetry(100, 5))
-                .aclProvider(new ACLProvider() {
-                    @Override
-                    public List<ACL> getDefaultAcl() {
-                        return acl;
-                    }
-
-                    @Override
-                    public List<ACL> getAclForPath(String path) {
-                        return acl;
-                    }
-                });
-        byte[] digest = options.digestCredentials();
-        if (digest != null) {
-            builder.authorization("digest", digest);
-        }
-        String loginContext = options.saslLoginContext();
-        if (loginContext != null) {
-            ZKClientConfig config = new ZKClientConfig();
-            config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "true");
-            config.setProperty(ZKClientConfig.LOGIN_CONTEXT_NAME_KEY, loginContext);
-            builder.zkClientConfig(config);
-        }
-        FailoverNode node = new FailoverNode(options, builder.build(), true);
+        FailoverNode node = new FailoverNode(options, GroupAccess.newClient(options), true);
         node.begin();
         return node;
     }
@@ -241,31 +176,22 @@ public final class FailoverNode implements AutoCloseable {
         return node;
     }
 
+
     private void begin() {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the queue directory " + dir, e);
         }
-        if (shutdownHook != null) {
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        }
+        shutdownHook.register();
         client.getConnectionStateListenable().addListener((ignored, newState) -> onConnectionState(newState));
         if (ownsClient) {
             client.start();
         }
         connected = client.getZookeeperClient().isConnected();
         member.start();
-        groupCache.listenable().addListener((type, before, after) -> {
-            String path = (after != null ? after : before).getPath();
-            if (path.equals(GroupZnodes.leader(group)) || path.equals(GroupZnodes.term(group))
-                    || path.startsWith(GroupZnodes.election(group))) {
-                onWorker(this::followLeader);
-            }
-        });
-        groupCache.start();
-        latch = newLatch();
-        startLatch(latch);
+        view.start(() -> onWorker(this::followLeader));
+        election.start();
         worker.scheduleWithFixedDelay(this::tick, 0, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -277,30 +203,6 @@ public final class FailoverNode implements AutoCloseable {
     /** {@return the node's id in its group} */
     public String nodeId() {
         return nodeId;
-    }
-
-    private LeaderLatch newLatch() {
-        LeaderLatch fresh = new LeaderLatch(client, GroupZnodes.election(group), nodeId);
-        fresh.addListener(new LeaderLatchListener() {
-            @Override
-            public void isLeader() {
-                onWorker(FailoverNode.this::takeOver);
-            }
-
-            @Override
-            public void notLeader() {
-                fenceIfServing("lost the leadership");
-            }
-        });
-        return fresh;
-    }
-
-    private void startLatch(LeaderLatch fresh) {
-        try {
-            fresh.start();
-        } catch (Exception e) {
-            LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " cannot join the election: " + e, e);
-        }
     }
 
     private void onConnectionState(ConnectionState newState) {
@@ -348,7 +250,7 @@ public final class FailoverNode implements AutoCloseable {
 
     /** The election's callback: promote and serve, unless this node should not be the primary. */
     private void takeOver() {
-        LeaderLatch held = latch;
+        LeaderLatch held = election.latch();
         if (closed || !held.hasLeadership() || claimedTerm.get() >= 0) {
             rankingSince = 0;
             return;
@@ -359,16 +261,16 @@ public final class FailoverNode implements AutoCloseable {
             QueueTerms.Status status = QueueTerms.status(dir);
             if (status.queueId() == null) {
                 rankingSince = 0;
-                yieldLeadership("its directory holds no queue with an id");
+                election.yieldLeadership("its directory holds no queue with an id");
                 return;
             }
             GroupZnodes.Member mine = new GroupZnodes.Member(status.term(), status.endIndex());
-            publishMember(mine);
-            ensureGroupZnodes();
-            Ranking ranking = rank(held, mine);
+            member.publish(mine);
+            view.ensureGroupZnodes();
+            GroupView.Ranking ranking = view.rank(held.getParticipants(), mine);
             if (ranking.ahead() != null) {
                 rankingSince = 0;
-                yieldLeadership(ranking.ahead() + ", ahead of its own term " + mine.term() + " end "
+                election.yieldLeadership(ranking.ahead() + ", ahead of its own term " + mine.term() + " end "
                         + mine.endIndex());
                 return;
             }
@@ -394,20 +296,20 @@ public final class FailoverNode implements AutoCloseable {
             byte[] termData = client.getData().storingStatIn(termStat).forPath(GroupZnodes.term(group));
             // above every term the nodes know of, the group's (if believed) and the leader's (if plausible)
             long nodesKnow = Math.max(ranking.highestTerm(), status.fenceTerm());
-            long groupKnows = Math.max(believedGroupTerm(termData, nodesKnow), believedLeaderTerm(nodesKnow));
+            long groupKnows = Math.max(view.believedGroupTerm(termData, nodesKnow), view.believedLeaderTerm(nodesKnow));
             term = Math.max(groupKnows, nodesKnow) + 1;
             if (term > GroupZnodes.MAX_GROUP_TERM) {
                 LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " cannot take over: the next term " + term
                         + " would leave no term for another promotion (the highest is " + QueueTerms.MAX_TERM + ")");
                 term = -1;
-                yieldLeadership("the group's terms are used up");
+                election.yieldLeadership("the group's terms are used up");
                 return;
             }
             client.setData().withVersion(termStat.getVersion()).forPath(GroupZnodes.term(group),
                     GroupZnodes.encodeTerm(term));
             claimedTerm.set(term);
             // a connection lost from here on fences the directory at term + 1, before or after the promotion
-            if (closed || !connected || latch != held || !held.hasLeadership()) {
+            if (closed || !connected || election.latch() != held || !held.hasLeadership()) {
                 fenceIfServing(closed ? "closed while taking over" : "lost ZooKeeper while taking over");
                 return;
             }
@@ -427,13 +329,13 @@ public final class FailoverNode implements AutoCloseable {
                     + status.endIndex() + ", serving " + dir + " on " + options.endpoint());
         } catch (KeeperException.BadVersionException e) {
             fenceIfServing("lost the race for a term");
-            yieldLeadership("another node took a term meanwhile");
+            election.yieldLeadership("another node took a term meanwhile");
         } catch (Exception e) {
             LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " failed to take over" + (term < 0 ? "" : " term "
                     + term) + ": " + e, e);
             fenceIfServing("failed to take over");
             stopServing();
-            yieldLeadership("it failed to take over");
+            election.yieldLeadership("it failed to take over");
         }
     }
 
@@ -450,155 +352,6 @@ public final class FailoverNode implements AutoCloseable {
             }, RANK_RETRY_MILLIS, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             // the node closed meanwhile
-        }
-    }
-
-    /**
-     * How the elected node ranks against the other nodes of the election.
-     *
-     * @param ahead       a description of a node ranked above it, or null if none is
-     * @param unranked    the nodes of the election without a well-formed member znode (yet)
-     * @param highestTerm the highest term a ranked node holds, -1 if none
-     */
-    private record Ranking(String ahead, Set<String> unranked, long highestTerm) {
-    }
-
-    /**
-     * {@return how {@code mine} ranks against every other node of the election} Only nodes of the election count (a
-     * member znode of a node that is not in it is no live node's); a missing or malformed member znode (its owner
-     * re-creates or rewrites it at once) leaves its node unranked.
-     */
-    private Ranking rank(LeaderLatch held, GroupZnodes.Member mine) throws Exception {
-        Set<String> others = new LinkedHashSet<>();
-        for (Participant participant : held.getParticipants()) {
-            String id = participant.getId();
-            if (id.equals(nodeId)) {
-                continue;
-            }
-            if (!id.matches("[A-Za-z0-9._-]{1,64}")) {
-                suspicious(GroupZnodes.election(group) + " (a participant)", id.getBytes(StandardCharsets.UTF_8),
-                        "not a node id: ignored");
-                continue;
-            }
-            others.add(id);
-        }
-        Set<String> unranked = new LinkedHashSet<>();
-        long highest = -1;
-        for (String other : others) {
-            String path = GroupZnodes.member(group, other);
-            byte[] data;
-            try {
-                data = client.getData().forPath(path);
-            } catch (KeeperException.NoNodeException gone) {
-                unranked.add(other);
-                continue;
-            }
-            GroupZnodes.Member theirs = GroupZnodes.Member.decode(data);
-            if (theirs == null) {
-                suspicious(path, data, "malformed: its node is not ranked until it rewrites it");
-                unranked.add(other);
-                continue;
-            }
-            highest = Math.max(highest, theirs.term());
-            if (theirs.compareTo(mine) > 0) {
-                return new Ranking("node " + other + " holds term " + theirs.term() + " end " + theirs.endIndex(),
-                        unranked, highest);
-            }
-        }
-        return new Ranking(null, unranked, highest);
-    }
-
-    /**
-     * {@return the group's term in {@code data} if it is believed, else -1} A malformed one, or one more than
-     * {@link #TERM_SLACK} above every term the nodes of the election know of ({@code nodesKnow}), is not: it is logged
-     * and the takeover, which overwrites it, takes a term above the others.
-     */
-    private long believedGroupTerm(byte[] data, long nodesKnow) {
-        String path = GroupZnodes.term(group);
-        long term = GroupZnodes.decodeTerm(data);
-        if (term == GroupZnodes.MALFORMED) {
-            suspicious(path, data, "not a term from 0 to " + GroupZnodes.MAX_GROUP_TERM + ": the elected node takes"
-                    + " a term above those the leader znode and the nodes know of, and overwrites it");
-            return -1;
-        }
-        if (term > nodesKnow + TERM_SLACK) {
-            suspicious(path, data, "more than " + TERM_SLACK + " above every term the nodes know of (" + nodesKnow
-                    + "): not believed; the elected node takes a term above theirs, and overwrites it");
-            return -1;
-        }
-        return term;
-    }
-
-    /**
-     * {@return the term of {@code <group>/leader} if it is well-formed and at most {@link #TERM_SLACK} above every
-     * term the nodes of the election know of; else -1} A floor of the next term, so that a term whose primary left no
-     * trace on the live nodes is not taken again even when {@code <group>/term} was damaged.
-     */
-    private long believedLeaderTerm(long nodesKnow) throws Exception {
-        try {
-            GroupZnodes.Leader leader = GroupZnodes.Leader.decode(client.getData().forPath(GroupZnodes.leader(group)));
-            return leader == null || leader.term() > nodesKnow + TERM_SLACK ? -1 : leader.term();
-        } catch (KeeperException.NoNodeException gone) {
-            return -1;
-        }
-    }
-
-    private void ensureGroupZnodes() throws Exception {
-        for (String path : new String[] {GroupZnodes.term(group), GroupZnodes.leader(group)}) {
-            try {
-                client.create().creatingParentsIfNeeded().forPath(path, new byte[0]);
-            } catch (KeeperException.NodeExistsException exists) {
-                // created by this node before, or by another
-            }
-        }
-    }
-
-    /**
-     * Gives the group's existing persistent znodes this node's ACL if they have another (created before the group
-     * had authentication): once, when the node has an identity and its own client.
-     */
-    private void secureGroup() throws Exception {
-        List<ACL> acl = options.acl();
-        for (String path : new String[] {group, GroupZnodes.election(group), GroupZnodes.term(group),
-                GroupZnodes.leader(group), GroupZnodes.members(group)}) {
-            Stat stat = client.checkExists().forPath(path);
-            if (stat == null) {
-                continue;
-            }
-            try {
-                List<ACL> now = client.getACL().forPath(path);
-                if (!new HashSet<>(now).equals(new HashSet<>(acl))) {
-                    client.setACL().withVersion(stat.getAversion()).withACL(acl).forPath(path);
-                    LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " gave " + path + " its ACL ("
-                            + options.authScheme() + " " + options.authIdentity() + " alone); it was " + now);
-                }
-            } catch (KeeperException.NoAuthException | KeeperException.NoNodeException e) {
-                LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " cannot give " + path + " its ACL: " + e
-                        + " (the znode belongs to another identity: give it the group's ACL, or delete it)");
-            }
-        }
-        groupSecured = true;
-    }
-
-    /** Leaves the election and re-enters it shortly after, at the back of the queue. */
-    private void yieldLeadership(String reason) {
-        LOG.log(System.Logger.Level.INFO, "node " + nodeId + " gives up the leadership: " + reason);
-        LeaderLatch old = latch;
-        LeaderLatch fresh = newLatch();
-        latch = fresh;
-        try {
-            old.close(LeaderLatch.CloseMode.SILENT);
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " cannot leave the election: " + e);
-        }
-        try {
-            worker.schedule(() -> {
-                if (!closed && latch == fresh) {
-                    startLatch(fresh);
-                }
-            }, REJOIN_ELECTION_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closed) {
-            // the node closed meanwhile: it does not re-enter
         }
     }
 
@@ -621,11 +374,11 @@ public final class FailoverNode implements AutoCloseable {
             return;
         }
         String leaderPath = GroupZnodes.leader(group);
-        byte[] data = cached(leaderPath);
+        byte[] data = view.cached(leaderPath);
         GroupZnodes.Leader leader = GroupZnodes.Leader.decode(data);
         if (leader == null) {
             if (data != null && data.length > 0) {
-                suspicious(leaderPath, data, "malformed: ignored");
+                view.suspicious(leaderPath, data, "malformed: ignored");
             }
             return;
         }
@@ -637,10 +390,10 @@ public final class FailoverNode implements AutoCloseable {
             return;
         }
         if (!same) {
-            String inconsistency = inconsistency(leader);
+            String inconsistency = view.inconsistency(leader);
             if (inconsistency != null) {
                 // also what a follower sees during every election, until the new primary publishes: INFO
-                suspicious(System.Logger.Level.INFO, leaderPath, data, inconsistency + ": not followed");
+                view.suspicious(System.Logger.Level.INFO, leaderPath, data, inconsistency + ": not followed");
                 return;
             }
         }
@@ -659,126 +412,25 @@ public final class FailoverNode implements AutoCloseable {
     }
 
     /**
-     * {@return why {@code leader} is not the group's primary by the other znodes as this node last saw them, or null
-     * if it is: its term must be the group's term, and its node must hold the election}
-     */
-    private String inconsistency(GroupZnodes.Leader leader) {
-        long groupTerm = GroupZnodes.decodeTerm(cached(GroupZnodes.term(group)));
-        if (leader.term() != groupTerm) {
-            return "its term " + leader.term() + " is not the group's term "
-                    + (groupTerm == GroupZnodes.MALFORMED ? "(malformed)" : groupTerm);
-        }
-        String holder = GroupZnodes.electionHolder(electionChildren());
-        if (!leader.nodeId().equals(holder)) {
-            return "node " + leader.nodeId() + " does not hold the election (" + (holder == null ? "no node"
-                    : "node " + holder) + " does)";
-        }
-        return null;
-    }
-
-    /**
      * As the primary of term {@code serving}: fences and leaves if its election znode is gone; fences if a
      * consistent leader of a newer term holds the election; otherwise restores {@code <group>/term} and
-     * {@code <group>/leader} to its own values if they are not.
+     * {@code <group>/leader} to its own values if they are not ({@link GroupView#restoreAsPrimary}).
      */
     private void superviseAsPrimary(long serving) throws Exception {
         if (state.role() != Role.PRIMARY || state.term() != serving) {
             return; // taking over: the takeover publishes
         }
-        LeaderLatch held = latch;
+        LeaderLatch held = election.latch();
         String ourPath = held.getOurPath();
         if (ourPath == null) {
             return; // the latch is re-creating its znode: it tells (notLeader) if the node lost the election
         }
-        if (groupCache.get(ourPath).isEmpty() && client.checkExists().forPath(ourPath) == null) {
-            fenceIfServing("finds its election znode " + ourPath + " deleted");
-            yieldLeadership("its election znode was deleted");
-            return;
-        }
-        String leaderPath = GroupZnodes.leader(group);
-        String termPath = GroupZnodes.term(group);
-        byte[] mine = new GroupZnodes.Leader(serving, options.endpoint(), nodeId).encode();
-        byte[] ourTerm = GroupZnodes.encodeTerm(serving);
-        byte[] leaderData = cached(leaderPath);
-        byte[] termData = cached(termPath);
-        if (Arrays.equals(leaderData, mine) && Arrays.equals(termData, ourTerm)) {
-            return;
-        }
-        GroupZnodes.Leader other = GroupZnodes.Leader.decode(leaderData);
-        if (other != null && other.term() > serving && !other.nodeId().equals(nodeId) && inconsistency(other) == null) {
-            fenceIfServing("sees primary " + other.nodeId() + " of the newer term " + other.term());
-            return;
-        }
-        // it holds the election (its znode exists, checked by the transaction): no other node may have changed them
-        Stat termStat = new Stat();
-        Stat leaderStat = new Stat();
-        termData = fresh(termPath, termStat);
-        leaderData = fresh(leaderPath, leaderStat);
-        if (Arrays.equals(leaderData, mine) && Arrays.equals(termData, ourTerm)) {
-            return; // the cache was behind
-        }
-        termStat = termData == null ? null : termStat;
-        leaderStat = leaderData == null ? null : leaderStat;
-        List<CuratorOp> ops = new ArrayList<>();
-        ops.add(client.transactionOp().check().forPath(ourPath));
-        ops.add(termStat == null ? client.transactionOp().create().forPath(termPath, ourTerm)
-                : client.transactionOp().setData().withVersion(termStat.getVersion()).forPath(termPath, ourTerm));
-        ops.add(leaderStat == null ? client.transactionOp().create().forPath(leaderPath, mine)
-                : client.transactionOp().setData().withVersion(leaderStat.getVersion()).forPath(leaderPath, mine));
-        try {
-            client.transaction().forOperations(ops);
-        } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException raced) {
-            return; // changed meanwhile: the cache tells, and this runs again
-        } catch (KeeperException.NoNodeException gone) {
-            if (client.checkExists().forPath(ourPath) == null) {
-                fenceIfServing("finds its election znode " + ourPath + " deleted");
-                yieldLeadership("its election znode was deleted");
+        GroupView.Verdict verdict = view.restoreAsPrimary(serving, ourPath);
+        if (verdict != null) {
+            fenceIfServing(verdict.fenceReason());
+            if (verdict.leave()) {
+                election.yieldLeadership("its election znode was deleted");
             }
-            return;
-        }
-        suspicious(group + " (term, leader)", (GroupZnodes.text(termData) + " / " + GroupZnodes.text(leaderData))
-                .getBytes(StandardCharsets.UTF_8), "not the primary's term " + serving + " and leader "
-                + GroupZnodes.text(mine) + ": restored by the primary");
-    }
-
-    /** {@return the data of {@code path} read from ZooKeeper, its stat into {@code stat}; null if it does not exist} */
-    private byte[] fresh(String path, Stat stat) throws Exception {
-        try {
-            return client.getData().storingStatIn(stat).forPath(path);
-        } catch (KeeperException.NoNodeException gone) {
-            return null;
-        }
-    }
-
-    /** {@return the data of {@code path} as the group's cache last saw it; null if it saw none} */
-    private byte[] cached(String path) {
-        return groupCache.get(path).map(ChildData::getData).orElse(null);
-    }
-
-    /** {@return the children of {@code <group>/election} as the group's cache last saw them, by name} */
-    private Map<String, byte[]> electionChildren() {
-        String election = GroupZnodes.election(group);
-        Map<String, byte[]> children = new LinkedHashMap<>();
-        groupCache.stream().filter(child -> election.equals(ZKPaths.getPathAndNode(child.getPath()).getPath()))
-                .forEach(child -> children.put(ZKPaths.getNodeFromPath(child.getPath()), child.getData()));
-        return children;
-    }
-
-    /** Logs, once per value, that znode {@code path} holds {@code data} and what the node does about it. */
-    private void suspicious(String path, byte[] data, String what) {
-        suspicious(System.Logger.Level.WARNING, path, data, what);
-    }
-
-    /** As {@link #suspicious(String, byte[], String)}, at {@code level}. */
-    private void suspicious(System.Logger.Level level, String path, byte[] data, String what) {
-        String text = GroupZnodes.text(data);
-        String shown = text.length() > 120 ? text.substring(0, 120) + "..." : text;
-        shown = shown.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? shown
-                : shown.codePoints().collect(StringBuilder::new, (b, c) -> b.append(c >= 0x20 && c < 0x7f
-                        ? Character.toString(c) : String.format("\\u%04x", c)), StringBuilder::append).toString();
-        String report = shown + "\u0000" + what;
-        if (!report.equals(reported.put(path, report))) {
-            LOG.log(level, "node " + nodeId + ": znode " + path + " holds '" + shown + "', " + what);
         }
     }
 
@@ -791,10 +443,10 @@ public final class FailoverNode implements AutoCloseable {
             return;
         }
         try {
-            if (!groupSecured && connected) {
-                secureGroup();
+            if (connected) {
+                access.secureOnce();
             }
-            checkJoined();
+            member.checkJoined(connected, () -> election.latch().getOurPath() != null);
             if (replica != null && !replica.running()) {
                 LOG.log(System.Logger.Level.WARNING, "node " + nodeId + ": its replica stopped ("
                         + (replica.refusal() != null ? replica.refusal().getMessage() : replica.failure())
@@ -803,68 +455,14 @@ public final class FailoverNode implements AutoCloseable {
                 retryFollowAt = System.nanoTime() + RETRY_FOLLOW_NANOS;
             }
             QueueTerms.Status status = QueueTerms.status(dir);
-            publishMember(status.queueId() == null ? GroupZnodes.Member.NONE
+            member.publish(status.queueId() == null ? GroupZnodes.Member.NONE
                     : new GroupZnodes.Member(status.term(), status.endIndex()));
-            restoreMember();
+            member.restore(connected);
             followLeader();
         } catch (Exception e) {
             // a replica moving files (a quarantine) or ZooKeeper unreachable: the next tick tries again
             LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " tick: " + e);
         }
-    }
-
-    /**
-     * Logs, once, a node whose member and election znodes still do not exist a session timeout after it connected:
-     * Curator logs why only through slf4j (an identity the group's ACL refuses, typically).
-     */
-    private void checkJoined() throws InterruptedException {
-        if (joiningSince == 0) {
-            return;
-        }
-        if (member.waitForInitialCreate(0, TimeUnit.MILLISECONDS) && latch.getOurPath() != null) {
-            joiningSince = 0;
-        } else if (!connected) {
-            joiningSince = System.nanoTime();
-        } else if (System.nanoTime() - joiningSince > options.sessionTimeout().toNanos()) {
-            joiningSince = 0;
-            LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " could not create its znodes under " + group
-                    + " in " + options.sessionTimeout() + " connected to ZooKeeper: is its identity ("
-                    + options.authScheme() + (options.authIdentity() == null ? "" : " " + options.authIdentity())
-                    + ") allowed to create them? (the group's znodes' ACL decides)");
-        }
-    }
-
-    private void publishMember(GroupZnodes.Member now) throws Exception {
-        if (!now.equals(published) && member.waitForInitialCreate(0, TimeUnit.MILLISECONDS)) {
-            member.setData(now.encode());
-            published = now;
-            memberAltered = false;
-        }
-    }
-
-    /**
-     * Rewrites this node's member znode when it held another value than the node published on two ticks in a row
-     * (one read may come before the node's own write lands). A deleted one is re-created by the
-     * {@link PersistentNode} at once.
-     */
-    private void restoreMember() throws Exception {
-        if (published == null || !connected || !member.waitForInitialCreate(0, TimeUnit.MILLISECONDS)) {
-            return;
-        }
-        String path = GroupZnodes.member(group, nodeId);
-        byte[] seen = fresh(path, new Stat());
-        if (seen == null || Arrays.equals(seen, published.encode())) {
-            memberAltered = false;
-            return;
-        }
-        if (!memberAltered) {
-            memberAltered = true;
-            return;
-        }
-        suspicious(path, seen, "not what its node published (" + GroupZnodes.text(published.encode())
-                + "): rewritten");
-        member.setData(published.encode());
-        memberAltered = false;
     }
 
     private void stopServing() {
@@ -905,13 +503,7 @@ public final class FailoverNode implements AutoCloseable {
             closed = true;
         }
         fenceIfServing(reason);
-        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM shuts down: the hook runs, and finds the node closed
-            }
-        }
+        shutdownHook.remove();
         try {
             worker.submit(() -> {
                 stopServing();
@@ -923,17 +515,9 @@ public final class FailoverNode implements AutoCloseable {
             LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " did not stop cleanly: " + e, e);
         }
         worker.shutdownNow();
-        try {
-            latch.close(LeaderLatch.CloseMode.SILENT);
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " cannot leave the election: " + e);
-        }
-        try {
-            member.close();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " cannot leave the group: " + e);
-        }
-        groupCache.close();
+        election.close();
+        member.close();
+        view.close();
         if (ownsClient) {
             client.close();
         }
