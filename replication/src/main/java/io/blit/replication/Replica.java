@@ -10,7 +10,6 @@ import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.ReplicaLock;
-import io.blit.queue.replica.ReplicaPositions;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
 import io.blit.replication.wire.Ack;
@@ -32,7 +31,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -92,11 +90,8 @@ public final class Replica implements AutoCloseable {
     private final DropLog drops;
     private Subscription data;
     private ExclusivePublication control;
-    private ReplicaWriter writer;
-    /** The source's named consumers, as this replica holds them (the replica's thread). */
-    private ReplicaPositions positions;
-    /** Whether a failure to store positions was logged: once, until positions are stored again. */
-    private boolean positionsFailed;
+    /** The replica's directory: its writer, its source's consumers' positions, the tails it set aside. */
+    private volatile ReplicaStore store;
     /**
      * The source as this replica names it (canonical), and the queue it holds (null: none yet): bound into every
      * handshake, so that it follows only that source's queue. The challenged queue is the one the current challenge
@@ -105,8 +100,6 @@ public final class Replica implements AutoCloseable {
     private final String sourceName;
     private java.util.UUID queueId;
     private java.util.UUID challengedQueue;
-    /** The tails set aside ({@link #setAside}); written by the replica's thread, read by any. */
-    private final List<Quarantine.Quarantined> quarantined = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The replica's term history; null until it first follows (or for a directory without one yet). */
     private TermHistory history;
     private State state = State.HANDSHAKE;
@@ -173,7 +166,7 @@ public final class Replica implements AutoCloseable {
     static Replica start(Path dir, ReplicaOptions options, LongSupplier wallClock) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
-        demoteIfRejoining(dir, options);
+        ReplicaStore.demoteIfRejoining(dir, options);
         ReplicaLock lock = ReplicaLock.acquire(dir, options.privateFiles());
         try {
             Replica replica = new Replica(dir, options, wallClock, lock);
@@ -249,11 +242,9 @@ public final class Replica implements AutoCloseable {
 
     private void run() {
         try (lock; AeronConnection aeron = AeronConnection.open(options.aeronDir(), dir, "replica");
-             ReplicaWriter replicaWriter = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles());
-             ReplicaPositions consumerPositions = ReplicaPositions.open(dir, options.privateFiles())) {
-            writer = replicaWriter;
-            positions = consumerPositions;
-            held = writer.nextIndex();
+             ReplicaStore opened = ReplicaStore.open(dir, "aeron " + options.source(), options.privateFiles())) {
+            store = opened;
+            held = store.writer().nextIndex();
             history = QueueIdentity.history(dir);
             queueId = history == null ? null : history.queueId();
             // only the challenged session's messages are assembled: a stranger's cost nothing but a count
@@ -270,11 +261,7 @@ public final class Replica implements AutoCloseable {
                     AeronConnection.CONTROL_STREAM);
             IdleStrategy idle = IdleStrategies.create();
             unansweredSince = System.nanoTime();
-            try {
-                follow(assembler, idle);
-            } finally {
-                writer.close(); // the writer a quarantine reopened, if any (closing twice is nothing)
-            }
+            follow(assembler, idle);
         } catch (RuntimeException e) {
             stop(e);
         } catch (InternalError e) { // a fault the queue did not translate: still a stop with a reason, not a silent death
@@ -288,7 +275,7 @@ public final class Replica implements AutoCloseable {
             long now = System.nanoTime();
             if (state != State.HANDSHAKE && now - lastHeard > options.sourceTimeout().toNanos()) {
                 restartHandshake(state == State.STREAMING ? "source " + options.source() + " silent; resubscribing from "
-                        + writer.nextIndex() : "replica " + dir + ": source " + options.source() + " challenged it"
+                        + store.writer().nextIndex() : "replica " + dir + ": source " + options.source() + " challenged it"
                         + " but neither accepted nor refused within " + options.sourceTimeout().toMillis()
                         + " ms; subscribing again");
             }
@@ -321,44 +308,14 @@ public final class Replica implements AutoCloseable {
         // an image at its end of stream has given every message before the end: nothing is left behind
         if (image == null || image.isClosed() || image.isEndOfStream()) {
             restartHandshake("replica " + dir + ": the stream of source " + options.source() + " ended (its"
-                    + " publication closed or its driver went silent); resubscribing from " + writer.nextIndex());
+                    + " publication closed or its driver went silent); resubscribing from " + store.writer().nextIndex());
         }
     }
 
-    /**
-     * With {@link ReplicaOptions#rejoin()}, makes a primary (a queue with an id and no {@code replica-of} marker) a
-     * replica ({@link QueueTerms#demote}: its open appenders stop), before its lock is taken; without it, the lock
-     * refuses such a directory.
-     */
-    private static void demoteIfRejoining(Path dir, ReplicaOptions options) {
-        if (options.rejoin() && java.nio.file.Files.isDirectory(dir) && !QueueIdentity.isReplica(dir)
-                && QueueIdentity.history(dir) != null && QueueTerms.demote(dir, "aeron " + options.source(),
-                options.privateFiles())) {
-            LOG.log(System.Logger.Level.WARNING, "queue " + dir + " rejoins as a replica of " + options.source()
-                    + ": its appenders stop; records the source does not hold are set aside");
-        }
-    }
-
-    /**
-     * Moves the replica's records from {@code start} on, which its source's history does not hold (it was the primary
-     * of an older term, or followed one), into a quarantine queue inside its directory ({@link Quarantine}), and
-     * reopens its writer at {@code start}. Nothing is deleted.
-     */
+    /** Sets aside the replica's records from {@code start} on ({@link ReplicaStore#setAside}). */
     private void setAside(long start) {
-        writer.close();
-        Optional<Quarantine.Quarantined> moved = Quarantine.moveFrom(dir, start);
-        writer = ReplicaWriter.open(dir, "aeron " + options.source(), options.privateFiles());
-        held = writer.nextIndex();
-        moved.ifPresent(tail -> {
-            quarantined.add(tail);
-            LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": quarantined " + (tail.end() - tail.from())
-                    + " records, " + tail.from() + " to " + (tail.end() - 1) + ", into " + tail.directory()
-                    + ": its source " + options.source() + " does not hold them");
-        });
-        if (writer.nextIndex() != start) {
-            throw new IllegalStateException("replica " + dir + " holds up to index " + (writer.nextIndex() - 1)
-                    + " after setting aside its records from index " + start);
-        }
+        store.setAside(start, options.source());
+        held = store.writer().nextIndex();
     }
 
     /**
@@ -367,7 +324,7 @@ public final class Replica implements AutoCloseable {
      */
     private void refuseToSetAside(long start, List<TermHistory.Term> sourceTerms) {
         refusal = new RefusalException("source " + options.source() + " serves replica " + dir + " from index " + start
-                + ", below its end (it holds every index below " + writer.nextIndex() + "): its records from index "
+                + ", below its end (it holds every index below " + store.writer().nextIndex() + "): its records from index "
                 + start + " on are not in the source's history (terms " + SourceTerms.describe(sourceTerms)
                 + "; the replica's " + (history == null ? "none" : SourceTerms.describe(history.terms())) + "). Nothing"
                 + " was changed. A former primary, or a replica of one, rejoins with --rejoin"
@@ -381,7 +338,7 @@ public final class Replica implements AutoCloseable {
      * directory, holding records its source's history does not hold (a primary rejoining after a failover).
      */
     public List<Quarantine.Quarantined> quarantined() {
-        return List.copyOf(quarantined);
+        return store == null ? List.of() : store.quarantined();
     }
 
     /** Starts a new handshake (a new nonce) the next time round; {@code reason}, if any, is logged. */
@@ -419,8 +376,8 @@ public final class Replica implements AutoCloseable {
             attemptStarted = now;
         }
         unansweredRequests++;
-        Subscribe.Request request = new Subscribe.Request(replicaId, nonce, writer.nextIndex(), options.subscribeFlags(),
-                options.endpoint(), writer.newestFileHeader(), options.expectedDescriptor(), wallClock.getAsLong(),
+        Subscribe.Request request = new Subscribe.Request(replicaId, nonce, store.writer().nextIndex(), options.subscribeFlags(),
+                options.endpoint(), store.writer().newestFileHeader(), options.expectedDescriptor(), wallClock.getAsLong(),
                 queueId == null ? Wire.NO_QUEUE : queueId, sourceName,
                 history == null ? List.of() : history.newest(Wire.MAX_TERMS));
         control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
@@ -443,12 +400,12 @@ public final class Replica implements AutoCloseable {
     }
 
     private void acknowledge() {
-        long next = writer.nextIndex();
+        long next = store.writer().nextIndex();
         if (state != State.STREAMING || next == acked || !control.isConnected()) {
             return;
         }
         if (options.sync()) {
-            writer.force();
+            store.writer().force();
         }
         // every ACK sealed gets a sequence of its own, offered or not: a GCM nonce must never seal two messages
         int length = Ack.encode(out, ++ackSequence, replicaId, next, options.sync() ? next : -1, toSource);
@@ -512,7 +469,7 @@ public final class Replica implements AutoCloseable {
         }
         if (sequence != nextSequence) {
             restartHandshake("replica " + dir + ": message " + nextSequence + " of the session never arrived (got "
-                    + sequence + "); resubscribing from " + writer.nextIndex());
+                    + sequence + "); resubscribing from " + store.writer().nextIndex());
             return;
         }
         nextSequence++;
@@ -520,7 +477,7 @@ public final class Replica implements AutoCloseable {
         String violation = onSessionMessage(type, length);
         if (violation != null) {
             LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": the source sent " + violation
-                    + "; the session ends, resubscribing from " + writer.nextIndex());
+                    + "; the session ends, resubscribing from " + store.writer().nextIndex());
             restartHandshake(null);
         }
     }
@@ -558,7 +515,7 @@ public final class Replica implements AutoCloseable {
                 long start = Accept.start(in);
                 // every check before anything is written: an accept this replica does not take changes nothing
                 ReplicaTerms.Verdict verdict = ReplicaTerms.check(challengedQueue, history, sourceTerms, start,
-                        writer.nextIndex(), writer.firstIndex());
+                        store.writer().nextIndex(), store.writer().firstIndex());
                 if (verdict.violation() != null) {
                     return verdict.violation();
                 }
@@ -598,54 +555,19 @@ public final class Replica implements AutoCloseable {
                 return malformed;
             }
             try {
-                return BatchApplier.apply(writer, in, inSegment);
+                return BatchApplier.apply(store.writer(), in, inSegment);
             } finally {
-                held = writer.nextIndex(); // what the entries before a failing one wrote is held
+                held = store.writer().nextIndex(); // what the entries before a failing one wrote is held
             }
         }
         if (type == Wire.POSITIONS) {
             String malformed = Positions.check(in, length);
             if (malformed == null) {
-                storePositions(length);
+                store.storePositions(in, length);
             }
             return malformed;
         }
         return "a message of type " + type + " or length " + length + " that does not belong in a stream";
-    }
-
-    /**
-     * Stores the positions of a checked POSITIONS message, none past what the replica holds. A failure to store them
-     * (no free slot for a new name beyond the reserved ones, a full disk) is logged, once until they are stored again,
-     * and stops nothing: the records come first; a new name without a slot does not keep the others from being
-     * stored.
-     */
-    private void storePositions(int length) {
-        try {
-            IllegalStateException refused = null;
-            for (int i = 0, count = Positions.count(in); i < count; i++) {
-                String name = Positions.name(in, i);
-                if (Positions.state(in, i) == Positions.REMOVED) {
-                    positions.remove(name);
-                } else {
-                    try {
-                        positions.follow(name, Positions.committed(in, i), Positions.lastCommitMillis(in, i),
-                                writer.nextIndex());
-                    } catch (IllegalStateException full) { // no slot for this new name: the names it has go on
-                        refused = full;
-                    }
-                }
-            }
-            if (refused != null) {
-                throw refused;
-            }
-            positionsFailed = false;
-        } catch (RuntimeException e) {
-            if (!positionsFailed) {
-                positionsFailed = true;
-                LOG.log(System.Logger.Level.WARNING, "replica " + dir + " cannot store its source's consumer positions"
-                        + " (" + length + " bytes of them); the records go on", e);
-            }
-        }
     }
 
     private String peerOf(Header header) {
