@@ -1,12 +1,12 @@
 package io.blit.queue;
 
+import static io.blit.queue.replica.ReplicaCopies.copyAsReplica;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.internal.ConsumerFile;
-import io.blit.queue.internal.TermHistoryFile;
 import io.blit.queue.internal.WriterRegistry;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.ReplicaLock;
@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,18 +133,5 @@ class LocalReaderTest {
              Appender<MarketData> appender = queue.appender()) {
             assertEquals(n, appender.append(new MarketData().fillFor(n, n)));
         }
-    }
-
-    /** A replica of the queue in {@code primary} as replication leaves it: its files and id, and the marker. */
-    private static void copyAsReplica(Path primary, Path replica) throws Exception {
-        try (Stream<Path> files = Files.list(primary)) {
-            for (Path file : files.toList()) {
-                String name = file.getFileName().toString();
-                if (name.endsWith(".blitq") || name.equals(TermHistoryFile.NAME)) {
-                    Files.copy(file, replica.resolve(name));
-                }
-            }
-        }
-        Files.writeString(replica.resolve("replica-of"), "aeron 10.0.0.1:7000 " + primary + "\n");
     }
 }

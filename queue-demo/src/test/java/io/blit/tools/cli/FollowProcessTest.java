@@ -7,9 +7,7 @@ import io.blit.replication.ReplicationSource;
 import io.blit.replication.SecretFile;
 import io.blit.replication.SourceOptions;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.DatagramSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,9 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * passed without a session, exits 1, and says on one line that the handshake failed and what to check.
  */
 class FollowProcessTest {
-    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    private static final List<String> FLAGS = List.of("--sun-misc-unsafe-memory-access=allow",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
     private static final int HANDSHAKE_TIMEOUT_SECONDS = 3;
     /** Bounds a hang: the JVM's start, the handshake timeout and the replica's close, on a loaded machine. */
     private static final long EXIT_WITHIN_SECONDS = 90;
@@ -49,16 +44,13 @@ class FollowProcessTest {
         assertEquals(0, cli("produce", "--dir", primary.toString(), "--count", "10"));
         Path secret = keygen("secret");
         Path wrong = keygen("wrong");
-        String control = endpoint();
-        String endpoint = endpoint();
+        String control = CliProcesses.endpoint();
+        String endpoint = CliProcesses.endpoint();
         try (ReplicationSource source = ReplicationSource.start(primary, SourceOptions.of(control,
                 SecretFile.read(secret)))) {
-            List<String> command = new ArrayList<>(List.of(JAVA));
-            command.addAll(FLAGS);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
-                    "replicate", "follow", "--dir", work.resolve("replica").toString(), "--source", control,
-                    "--endpoint", endpoint, "--secret-file", wrong.toString(),
-                    "--handshake-timeout", String.valueOf(HANDSHAKE_TIMEOUT_SECONDS)));
+            List<String> command = CliProcesses.command("replicate", "follow", "--dir",
+                    work.resolve("replica").toString(), "--source", control, "--endpoint", endpoint, "--secret-file",
+                    wrong.toString(), "--handshake-timeout", String.valueOf(HANDSHAKE_TIMEOUT_SECONDS));
             Path err = work.resolve("follow.err");
             Process follower = new ProcessBuilder(command).redirectOutput(work.resolve("follow.out").toFile())
                     .redirectError(err.toFile()).start();
@@ -96,11 +88,5 @@ class FollowProcessTest {
 
     private static int cli(String... args) {
         return QueueCli.run(args, new PrintStream(new ByteArrayOutputStream()), System.err);
-    }
-
-    private static String endpoint() throws IOException {
-        try (DatagramSocket socket = new DatagramSocket(0)) {
-            return "127.0.0.1:" + socket.getLocalPort();
-        }
     }
 }

@@ -13,7 +13,6 @@ import io.blit.replication.SourceOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.DatagramSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,9 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * prints no such line.
  */
 class RejoinProcessTest {
-    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    private static final List<String> FLAGS = List.of("--sun-misc-unsafe-memory-access=allow",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
     private static final int REPLICATED = 100;
     private static final int NEW_PRIMARY_APPENDS = 20;
 
@@ -113,11 +109,9 @@ class RejoinProcessTest {
         Path output = work.resolve("follow.log");
         try (ReplicationSource source = ReplicationSource.start(promoted, SourceOptions.of(control,
                 SecretFile.read(work.resolve("secret"))))) {
-            List<String> command = new ArrayList<>(List.of(JAVA));
-            command.addAll(FLAGS);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), QueueCli.class.getName(),
-                    "replicate", "follow", "--dir", old.toString(), "--source", control, "--endpoint", endpoint(),
-                    "--secret-file", work.resolve("secret").toString(), "--type", "marketdata", "--rejoin"));
+            List<String> command = CliProcesses.command("replicate", "follow", "--dir", old.toString(), "--source",
+                    control, "--endpoint", endpoint(), "--secret-file", work.resolve("secret").toString(), "--type",
+                    "marketdata", "--rejoin");
             Process follower = new ProcessBuilder(command)
                     .redirectOutput(output.toFile()).redirectError(work.resolve("follow.err").toFile()).start();
             started.add(follower);
@@ -159,8 +153,6 @@ class RejoinProcessTest {
     }
 
     private static String endpoint() throws IOException {
-        try (DatagramSocket socket = new DatagramSocket(0)) {
-            return "127.0.0.1:" + socket.getLocalPort();
-        }
+        return CliProcesses.endpoint();
     }
 }

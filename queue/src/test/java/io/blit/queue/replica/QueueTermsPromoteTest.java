@@ -1,5 +1,6 @@
 package io.blit.queue.replica;
 
+import static io.blit.queue.replica.ReplicaCopies.copyAsReplica;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -229,20 +230,6 @@ class QueueTermsPromoteTest {
                 appender.append(new MarketData().fillFor(i, i));
             }
         }
-    }
-
-    /** A replica of the queue in {@code primary} as replication leaves it: its files and id, and the marker. */
-    private static void copyAsReplica(Path primary, Path replica) throws Exception {
-        Files.createDirectories(replica);
-        try (Stream<Path> files = Files.list(primary)) {
-            for (Path file : files.toList()) {
-                String name = file.getFileName().toString();
-                if (name.endsWith(".blitq") || name.equals(TermHistoryFile.NAME)) {
-                    Files.copy(file, replica.resolve(name));
-                }
-            }
-        }
-        Files.writeString(replica.resolve("replica-of"), "aeron 10.0.0.1:7000 " + primary + "\n");
     }
 
     private static List<String> names(Path dir) throws Exception {
