@@ -98,8 +98,8 @@ class QueueVerifierBitFlipTest {
             if ((bit >= RecordHeader.WRITER_SHIFT && bit < RecordHeader.TYPE_SHIFT) || (bit == 62 && !padding)) {
                 continue; // the claimer field, and COMMITTED turned ABANDONED (see the class comment)
             }
-            Path file = index < perFile ? file0 : file1;
-            long ordinal = index < perFile ? index : index - perFile;
+            Path file = index < perFile || padding ? file0 : file1; // the padding word: file 0's ordinal perFile
+            long ordinal = index < perFile || padding ? index : index - perFile;
             long position = SegmentHeader.RECORDS_START + ordinal * RECORD;
             flipAndExpect(file, wordByte(position, 8, bit), bit % 8, p -> p.file().equals(file)
                     && p.offset() == position && p.index() == index);
