@@ -18,7 +18,7 @@ public final class MappedSegment implements AutoCloseable {
     private final MemorySegment segment;
     /** {@code info.segmentSize()}, kept here: the claim's bounds check reads it on every append. */
     private final long size;
-    /** The lowest type slot a record word of this file may not hold: 128 (no limit) in format 1, which has no type field. */
+    /** The lowest type slot a record word of this file may not hold: 128 (no limit) in format 1 (no type field). */
     private final int typeLimit;
     /** The bits a padding word may hold besides its COMMITTED state and P bit: its claimer field. */
     private final long paddingClaimerBits;
@@ -70,7 +70,8 @@ public final class MappedSegment implements AutoCloseable {
     }
 
     private static long paddingClaimerBits(SegmentHeader.Info info) {
-        return (info.version() == 1 ? RecordHeader.FORMAT1_PID_MASK : RecordHeader.WRITER_MASK) << RecordHeader.WRITER_SHIFT;
+        long claimer = info.version() == 1 ? RecordHeader.FORMAT1_PID_MASK : RecordHeader.WRITER_MASK;
+        return claimer << RecordHeader.WRITER_SHIFT;
     }
 
     /**
@@ -78,7 +79,8 @@ public final class MappedSegment implements AutoCloseable {
      * 0, type 0 (format 1: any bits in its pid field), any claimer. Any other word with the P bit is corrupt.
      */
     public boolean isPaddingWord(long word) {
-        return (word & ~paddingClaimerBits) == (RecordHeader.PADDING_BIT | (RecordHeader.STATE_COMMITTED << RecordHeader.STATE_SHIFT));
+        return (word & ~paddingClaimerBits)
+                == (RecordHeader.PADDING_BIT | (RecordHeader.STATE_COMMITTED << RecordHeader.STATE_SHIFT));
     }
 
     /** Whether the type slot of the non-padding {@code word} is one of this file's types (format 1: always). */

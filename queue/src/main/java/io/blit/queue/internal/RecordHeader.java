@@ -130,7 +130,7 @@ public final class RecordHeader {
         return (word & PADDING_BIT) != 0;
     }
 
-    /** The claimer field of a format-2 or later word: a writer id in format 3 and later, a pid modulo 2^22 in format 2. */
+    /** The claimer field of a word of format 2 or later: a writer id from format 3 on, a pid mod 2^22 in format 2. */
     public static long claimer(long word) {
         return (word >>> WRITER_SHIFT) & WRITER_MASK;
     }

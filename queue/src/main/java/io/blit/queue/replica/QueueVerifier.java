@@ -71,8 +71,9 @@ public final class QueueVerifier {
                 continue;
             }
             if (expectedFirst >= 0 && first != expectedFirst) {
-                problems.add(new Problem(info.file(), SegmentHeader.FIRST_INDEX_OFFSET, first, "the file starts at index "
-                        + first + " but the previous file's records end at index " + expectedFirst));
+                problems.add(new Problem(info.file(), SegmentHeader.FIRST_INDEX_OFFSET, first,
+                        "the file starts at index " + first + " but the previous file's records end at index "
+                                + expectedFirst));
             }
             try (MappedSegment file = new MappedSegment(info, true)) {
                 expectedFirst = verifyFile(file, i == firsts.length - 1, problems);
@@ -92,8 +93,9 @@ public final class QueueVerifier {
         boolean broken = false;
         while (true) {
             long index = info.firstIndex() + ordinal;
-            if ((ordinal & (Checkpoints.INTERVAL - 1)) == 0 && (ordinal >>> Checkpoints.INTERVAL_SHIFT) < Checkpoints.SLOTS) {
-                checkpoints[(int) (ordinal >>> Checkpoints.INTERVAL_SHIFT)] = position;
+            long slot = ordinal >>> Checkpoints.INTERVAL_SHIFT;
+            if ((ordinal & (Checkpoints.INTERVAL - 1)) == 0 && slot < Checkpoints.SLOTS) {
+                checkpoints[(int) slot] = position;
             }
             try {
                 word = RecordWalk.wordAt(file, position);
