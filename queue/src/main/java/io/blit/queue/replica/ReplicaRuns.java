@@ -134,7 +134,6 @@ final class ReplicaRuns {
                     + minBody + "-byte time every record of its file starts with");
         }
     }
-    }
 
     /**
      * Whether {@code word} is what a record's header word is once final: COMMITTED or ABANDONED with a payload of at
