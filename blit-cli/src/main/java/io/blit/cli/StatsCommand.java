@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
                         + "named consumer (in the order they were created):",
                 "  TIME queue end E files F bytes B rate R/s",
                 "  TIME consumer NAME committed C lag L",
-                "E is the index after the last committed message, R the messages appended per second between the two "
+                "E is the queue's end index, the index the next append gets: the index after the newest file's last "
+                        + "record, committed, abandoned or still claimed by a writer (docs/format.md, \"The end "
+                        + "index\"), R the messages appended per second between the two "
                         + "samples (by every appender of every process), C and L as the consumers command gives them. "
                         + "With --watch it goes on printing a sample every second (--count N samples, default: until "
                         + "interrupted). Opens the queue read-only and creates nothing.",

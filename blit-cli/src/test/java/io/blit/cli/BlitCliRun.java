@@ -2,6 +2,7 @@ package io.blit.cli;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -37,7 +38,12 @@ final class BlitCliRun {
 
     /** Appends {@code count} raw 8-byte payloads to the queue in {@code dir}, payload n holding the long n. */
     static void appendRaw(Path dir, int count) {
-        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir); Appender<Void> appender = queue.appender();
+        appendRaw(dir, count, QueueOptions.defaults());
+    }
+
+    /** As {@link #appendRaw(Path, int)}, with {@code options} (a segment size). */
+    static void appendRaw(Path dir, int count, QueueOptions options) {
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, options); Appender<Void> appender = queue.appender();
              Arena arena = Arena.ofConfined()) {
             MemorySegment payload = arena.allocate(8, 8);
             for (long n = 0; n < count; n++) {

@@ -11,7 +11,7 @@ public interface QueueMXBean {
     /** {@return the queue directory} */
     String getDirectory();
 
-    /** {@return the index after the last message committed} {@link QueueStats#endIndex()}. */
+    /** {@return the end index: the index the next append gets} {@link QueueStats#endIndex()}. */
     long getEndIndex();
 
     /** {@return how many segment files the directory holds} {@link QueueStats#files()}. */

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * A queue's figures at one moment ({@link BlitQueue#stats()}): what an operator watches.
  *
- * @param endIndex           the index after the last message committed ({@link BlitQueue#endIndex()})
+ * @param endIndex           the end index: the index the next append gets, after the last record committed,
+ *                           abandoned or still claimed ({@link BlitQueue#endIndex()})
  * @param files              how many segment files the directory holds
  * @param bytes              their total size in bytes (segment files are full-size from their creation)
  * @param appendRatePerSecond messages appended per second between this sample and the latest earlier sample of the same

@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <table>
  *   <caption>Gauges</caption>
- *   <tr><td>{@code blit.queue.end.index}</td><td>the index after the last committed message</td></tr>
+ *   <tr><td>{@code blit.queue.end.index}</td><td>the end index: the index the next append gets</td></tr>
  *   <tr><td>{@code blit.queue.files}</td><td>segment files in the directory</td></tr>
  *   <tr><td>{@code blit.queue.bytes}</td><td>their total size, bytes</td></tr>
  *   <tr><td>{@code blit.queue.append.rate}</td><td>messages appended per second (NaN until two samples)</td></tr>
@@ -64,7 +64,7 @@ public final class BlitQueueMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         this.registry = registry;
-        gauge(registry, "blit.queue.end.index", "the index after the last committed message", null,
+        gauge(registry, "blit.queue.end.index", "the end index: the index the next append gets", null,
                 s -> s.endIndex());
         gauge(registry, "blit.queue.files", "segment files of the queue", null, s -> s.files());
         gauge(registry, "blit.queue.bytes", "bytes of the queue's segment files", "bytes", s -> s.bytes());

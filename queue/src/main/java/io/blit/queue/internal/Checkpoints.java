@@ -82,6 +82,39 @@ public final class Checkpoints {
         return position;
     }
 
+    /**
+     * {@link #position}, verified: walks the records (of any state) from the nearest written slot below {@code k} (or
+     * the file's first record) to ordinal {@code k * 4096} and checks that the walk lands exactly on the slot's
+     * position, so that a slot that is in range but wrong (pointing at another record, or inside one) is never
+     * trusted. Costs a walk of at most 4096 record words per written slot skipped below {@code k}.
+     *
+     * @throws io.blit.queue.QueueCorruptedException if the slot is invalid ({@link #position}), if the walk does not
+     *                                               land on its position, or if a record word on the way is corrupt
+     */
+    public static long verifiedPosition(MappedSegment file, int k) {
+        long position = position(file, k);
+        if (k == 0) {
+            return position;
+        }
+        long target = (long) k << INTERVAL_SHIFT;
+        int from = nearest(file.segment(), target - 1);
+        long at = position(file, from);
+        long ordinal = (long) from << INTERVAL_SHIFT;
+        while (ordinal < target && at < position) {
+            long word = RecordWalk.wordAt(file, at);
+            if (word == 0 || RecordWalk.endsFile(word)) {
+                break;
+            }
+            at += RecordHeader.recordLength(RecordHeader.length(word));
+            ordinal++;
+        }
+        if (ordinal != target || at != position) {
+            throw QueueErrors.wrongCheckpoint(file.info().file(), AREA_OFFSET + (long) k * Integer.BYTES, k, position,
+                    from, ordinal, at);
+        }
+        return position;
+    }
+
     private static int slot(MemorySegment file, int k) {
         return (int) SLOT.getAcquire(file, AREA_OFFSET + (long) k * Integer.BYTES);
     }

@@ -18,6 +18,10 @@ public final class MappedSegment implements AutoCloseable {
     private final MemorySegment segment;
     /** {@code info.segmentSize()}, kept here: the claim's bounds check reads it on every append. */
     private final long size;
+    /** The lowest type slot a record word of this file may not hold: 128 (no limit) in format 1 (no type field). */
+    private final int typeLimit;
+    /** The bits a padding word may hold besides its COMMITTED state and P bit: its claimer field. */
+    private final long paddingClaimerBits;
 
     public MappedSegment(SegmentHeader.Info info) {
         this(info, false);
@@ -27,6 +31,8 @@ public final class MappedSegment implements AutoCloseable {
     public MappedSegment(SegmentHeader.Info info, boolean readOnly) {
         this.info = info;
         this.size = info.segmentSize();
+        this.typeLimit = typeLimit(info);
+        this.paddingClaimerBits = paddingClaimerBits(info);
         this.arena = Arena.ofConfined();
         try {
             this.segment = SegmentFiles.map(info, arena, readOnly);
@@ -39,6 +45,8 @@ public final class MappedSegment implements AutoCloseable {
     private MappedSegment(SegmentHeader.Info info, MemorySegment segment) {
         this.info = info;
         this.size = info.segmentSize();
+        this.typeLimit = typeLimit(info);
+        this.paddingClaimerBits = paddingClaimerBits(info);
         this.arena = null;
         this.segment = segment;
     }
@@ -55,6 +63,29 @@ public final class MappedSegment implements AutoCloseable {
                     + " bytes, the segment has " + segment.byteSize());
         }
         return new MappedSegment(info, segment);
+    }
+
+    private static int typeLimit(SegmentHeader.Info info) {
+        return info.version() == 1 ? RecordHeader.MAX_TYPES : Math.max(1, info.types().size());
+    }
+
+    private static long paddingClaimerBits(SegmentHeader.Info info) {
+        long claimer = info.version() == 1 ? RecordHeader.FORMAT1_PID_MASK : RecordHeader.WRITER_MASK;
+        return claimer << RecordHeader.WRITER_SHIFT;
+    }
+
+    /**
+     * Whether {@code word}, which has the P bit, is a padding word as this file's format defines it: COMMITTED, length
+     * 0, type 0 (format 1: any bits in its pid field), any claimer. Any other word with the P bit is corrupt.
+     */
+    public boolean isPaddingWord(long word) {
+        return (word & ~paddingClaimerBits)
+                == (RecordHeader.PADDING_BIT | (RecordHeader.STATE_COMMITTED << RecordHeader.STATE_SHIFT));
+    }
+
+    /** Whether the type slot of the non-padding {@code word} is one of this file's types (format 1: always). */
+    public boolean typeSlotDeclared(long word) {
+        return RecordHeader.typeSlot(word) < typeLimit;
     }
 
     public SegmentHeader.Info info() {

@@ -78,6 +78,11 @@ public final class QueueErrors {
                 + " (a padding word or the file's end), but the next file starts at index " + nextFirst);
     }
 
+    public static QueueCorruptedException badPaddingWord(Path file, long position, long word) {
+        return new QueueCorruptedException(file, position, "record header " + RecordHeader.describe(word)
+                + " has the padding bit but is not a padding word (COMMITTED, length 0, type 0)");
+    }
+
     public static QueueCorruptedException paddingAtFirstRecord(Path file, long position) {
         return new QueueCorruptedException(file, position, "a padding word as the file's first record: the queue would"
                 + " continue in the file of this file's own first index");
@@ -122,6 +127,14 @@ public final class QueueErrors {
     public static QueueCorruptedException wrongRecordLength(Path file, long position, int payload, long block, Class<?> type) {
         return new QueueCorruptedException(file, position, "record of " + payload + " bytes where the " + block
                 + "-byte block of " + type.getName() + " was expected");
+    }
+
+    public static QueueCorruptedException wrongCheckpoint(Path file, long offset, int slot, long position, int from,
+                                                          long ordinal, long reached) {
+        return new QueueCorruptedException(file, offset, "checkpoint " + slot + " holds position " + position
+                + " for the file's record of ordinal " + ((long) slot << Checkpoints.INTERVAL_SHIFT)
+                + ", but the walk from " + (from == 0 ? "the file's first record" : "checkpoint " + from)
+                + " is at position " + reached + " at ordinal " + ordinal + ": not a record boundary of that ordinal");
     }
 
     public static QueueCorruptedException badCheckpoint(Path file, long offset, int slot, long position) {

@@ -59,6 +59,8 @@ public final class RecordHeader {
     public static final int WRITER_SHIFT = 32;
     /** The claimer field's 22 bits: a writer id (format 3) or a pid modulo 2^22 (formats 1 and 2). */
     public static final long WRITER_MASK = (1L << 22) - 1;
+    /** The claimer field of a format-1 word: bits 32-60, the claimer's pid modulo 2^29 (no type field). */
+    public static final long FORMAT1_PID_MASK = (1L << 29) - 1;
     public static final int TYPE_SHIFT = 54;
     public static final long TYPE_MASK = (1L << 7) - 1;
     /** How many types one file's type table holds: the type field's 7 bits. */
@@ -128,9 +130,18 @@ public final class RecordHeader {
         return (word & PADDING_BIT) != 0;
     }
 
-    /** The claimer field: a writer id in format 3, a pid modulo 2^22 in formats 1 and 2. */
+    /** The claimer field of a word of format 2 or later: a writer id from format 3 on, a pid mod 2^22 in format 2. */
     public static long claimer(long word) {
         return (word >>> WRITER_SHIFT) & WRITER_MASK;
+    }
+
+    /**
+     * The claimer field of {@code word} in a file of format {@code version}: bits 32-53 from format 2 on (see
+     * {@link #claimer(long)}); in format 1, which had no type field, bits 32-60, the claimer's pid modulo 2^29 (what
+     * the format-1 writer stored).
+     */
+    public static long claimer(long word, int version) {
+        return version == 1 ? (word >>> WRITER_SHIFT) & FORMAT1_PID_MASK : claimer(word);
     }
 
     /** The payload length field as an {@code int}: negative if it exceeds {@link #MAX_PAYLOAD} (a corrupt word). */

@@ -13,8 +13,10 @@ package io.blit.queue.internal;
  *   w = acquire-load the u64 at p
  *   if w == 0:                     EMPTY      nothing written here yet: the end of the queue, for now
  *   if padding bit of w:           PADDING    the file ends here: continue in the file named for the current index
- *                                             (corrupt if p is the file's first record)
+ *                                             (corrupt if p is the file's first record, or w is not exactly a
+ *                                             padding word: COMMITTED, length 0, type 0, any claimer)
  *   if state bits of w are 00:                corrupt (only the empty word has state 00)
+ *   if type slot of w >= the file's type count (1 if it has none): corrupt (format 1: no type field)
  *   if p + align8(8 + length(w)) > S:         corrupt (the record would end past the file)
  *   COMMITTED:                     a message (or a padding word, above): read it, then p += align8(8 + length)
  *   ABANDONED:                     no message; its index is used up: p += align8(8 + length), index += 1
@@ -52,8 +54,10 @@ public final class RecordWalk {
      * The header word at {@code position} of {@code file}, loaded with acquire and checked: 0 (EMPTY), a padding
      * word, a COMMITTED, ABANDONED or CLAIMED word whose record ends inside the file, or {@link #FILE_END}.
      *
-     * @throws io.blit.queue.QueueCorruptedException if the word has state 00 but is not 0, is a padding word at the
-     *                                               file's first record, or its record would end past the file
+     * @throws io.blit.queue.QueueCorruptedException if the word has state 00 but is not 0, has the P bit but is not a
+     *                                               padding word (COMMITTED, length 0, type 0), is a padding word at
+     *                                               the file's first record, names a type slot the file's table does
+     *                                               not have, or its record would end past the file
      */
     public static long wordAt(MappedSegment file, long position) {
         if (position + RecordHeader.LENGTH > file.size()) {
@@ -73,6 +77,9 @@ public final class RecordWalk {
             return 0;
         }
         if (RecordHeader.isPadding(word)) {
+            if (!file.isPaddingWord(word)) {
+                throw QueueErrors.badPaddingWord(file.info().file(), position, word);
+            }
             if (position == SegmentHeader.RECORDS_START) {
                 throw QueueErrors.paddingAtFirstRecord(file.info().file(), position);
             }
@@ -80,6 +87,10 @@ public final class RecordWalk {
         }
         if (RecordHeader.state(word) == RecordHeader.STATE_EMPTY) {
             throw QueueErrors.badRecordWord(file.info().file(), position, word);
+        }
+        if (!file.typeSlotDeclared(word)) {
+            throw QueueErrors.undeclaredTypeSlot(file.info().file(), position, RecordHeader.typeSlot(word),
+                    file.info().types().size());
         }
         file.checkedLength(word, position);
         return word;

@@ -95,7 +95,7 @@ public final class RecordWalker {
         MappedSegment file = walk.file();
         boolean toEnd = target == Long.MAX_VALUE;
         int checkpoint = Checkpoints.nearest(file.segment(), toEnd ? target : target - walk.firstIndex());
-        walk.moveTo(Checkpoints.position(file, checkpoint), (long) checkpoint << Checkpoints.INTERVAL_SHIFT);
+        walk.moveTo(Checkpoints.verifiedPosition(file, checkpoint), (long) checkpoint << Checkpoints.INTERVAL_SHIFT);
         while (walk.index() < target) {
             long word = RecordWalk.next(walk, true, toEnd ? atEnd : RecordWalk.STOP_AT_CLAIMS);
             if (word == 0) {

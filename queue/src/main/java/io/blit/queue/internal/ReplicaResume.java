@@ -23,7 +23,7 @@ public record ReplicaResume(long position, long ordinal, boolean padded) {
      */
     public static ReplicaResume in(MappedSegment file, long leftoverBytes) {
         int checkpoint = Checkpoints.nearest(file.segment(), Long.MAX_VALUE);
-        long position = Checkpoints.position(file, checkpoint);
+        long position = Checkpoints.verifiedPosition(file, checkpoint);
         long ordinal = (long) checkpoint << Checkpoints.INTERVAL_SHIFT;
         boolean padded = false;
         while (true) {

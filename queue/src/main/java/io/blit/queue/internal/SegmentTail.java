@@ -37,7 +37,7 @@ public final class SegmentTail {
     /** Walks {@code file} from its nearest checkpoint to ordinal {@code ordinal}, or to the end of its records. */
     private static Stop walk(MappedSegment file, long ordinal) {
         int checkpoint = Checkpoints.nearest(file.segment(), ordinal);
-        long position = Checkpoints.position(file, checkpoint);
+        long position = Checkpoints.verifiedPosition(file, checkpoint);
         long at = (long) checkpoint << Checkpoints.INTERVAL_SHIFT;
         while (true) {
             long word = RecordWalk.wordAt(file, position);

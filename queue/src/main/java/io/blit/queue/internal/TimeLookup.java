@@ -100,6 +100,6 @@ public final class TimeLookup {
                 hi = mid - 1;
             }
         }
-        walk.moveTo(Checkpoints.position(file, found), (long) found << Checkpoints.INTERVAL_SHIFT);
+        walk.moveTo(Checkpoints.verifiedPosition(file, found), (long) found << Checkpoints.INTERVAL_SHIFT);
     }
 }

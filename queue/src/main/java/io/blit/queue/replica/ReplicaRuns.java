@@ -1,5 +1,6 @@
 package io.blit.queue.replica;
 
+import io.blit.queue.internal.MappedSegment;
 import io.blit.queue.internal.RecordHeader;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,18 +21,18 @@ final class ReplicaRuns {
     /**
      * Checks one record (see {@link io.blit.queue.replica.ReplicaWriter#write(long, MemorySegment, long, long)}): {@code word}
      * is a final record word, its length is {@code size}, and the {@code size} bytes from {@code offset} are all in
-     * {@code source}; a COMMITTED message record is at least {@code minBody} bytes (its time: 8 in a format-2 file).
+     * {@code source}; a COMMITTED message record is at least the time of {@code file}'s records (8 bytes from format 2 on).
      * Returns the payload's length (0 for padding).
      */
     public static long checkedRecord(long word, boolean padding, MemorySegment source, long offset, long size,
-                                     long minBody) {
+                                     MappedSegment file) {
         if (!isFinalWord(word)) {
             throw new ReplicaInputException("not a committed or abandoned record word of at most "
                     + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
                     + RecordHeader.describe(word));
         }
         long length = padding ? 0 : RecordHeader.unsignedLength(word);
-        checkBody(word, minBody);
+        checkBody(word, file);
         if (size != length) {
             throw new ReplicaInputException("record word " + RecordHeader.describe(word) + " with "
                     + size + " payload bytes");
@@ -62,9 +63,9 @@ final class ReplicaRuns {
      * Checks the header words of a run (see {@link io.blit.queue.replica.ReplicaWriter#writeRun}), whose {@code length} bytes
      * from {@code offset} are in {@code source}; returns its first. Reads at most {@code count + 1} words: every length
      * is checked (read unsigned, so that no word makes a record of 0 bytes or fewer) before it moves the walk; a
-     * COMMITTED record must have a body of at least {@code minBody} bytes (its time: 8 in a format-2 file).
+     * COMMITTED record must have a body of at least the time of {@code file}'s records (8 bytes from format 2 on).
      */
-    public static long checkedRun(MemorySegment source, long offset, long length, int count, long minBody) {
+    public static long checkedRun(MemorySegment source, long offset, long length, int count, MappedSegment file) {
         long at = 0;
         int records = 0;
         while (at < length) {
@@ -76,7 +77,7 @@ final class ReplicaRuns {
                 throw new ReplicaInputException("not a committed or abandoned record word of at most "
                         + RecordHeader.MAX_PAYLOAD + " bytes in a run: " + RecordHeader.describe(word));
             }
-            checkBody(word, minBody);
+            checkBody(word, file);
             long recordLength = RecordHeader.recordLength(RecordHeader.unsignedLength(word));
             if (recordLength > length - at) {
                 throw new ReplicaInputException("record " + RecordHeader.describe(word) + " ends past its run");
@@ -95,25 +96,40 @@ final class ReplicaRuns {
     /**
      * Checks the header word of a record that comes in parts (see
      * {@link io.blit.queue.replica.ReplicaWriter#writePart}): a committed or abandoned record word, not padding, whose
-     * record is {@code recordLength} bytes as stored, with a body of at least {@code minBody} bytes if committed.
+     * record is {@code recordLength} bytes as stored, with a body at least as long as the time of {@code file}'s records if committed.
      */
-    public static void checkPartWord(long word, long recordLength, long minBody) {
+    public static void checkPartWord(long word, long recordLength, MappedSegment file) {
         if (RecordHeader.isPadding(word) || !isFinalWord(word)) {
             throw new ReplicaInputException("not a committed or abandoned record word of at most "
                     + RecordHeader.MAX_PAYLOAD + " bytes at the start of a record in parts: "
                     + RecordHeader.describe(word));
         }
-        checkBody(word, minBody);
+        checkBody(word, file);
         if (RecordHeader.recordLength(RecordHeader.unsignedLength(word)) != recordLength) {
             throw new ReplicaInputException("record " + RecordHeader.describe(word) + " announced as "
                     + recordLength + " bytes");
         }
     }
 
-    /** A COMMITTED message record shorter than its file's time is refused (readers would report it corrupt). */
-    private static void checkBody(long word, long minBody) {
-        if (!RecordHeader.isPadding(word) && RecordHeader.state(word) == RecordHeader.STATE_COMMITTED
-                && RecordHeader.unsignedLength(word) < minBody) {
+    /**
+     * Refused, as readers of the target {@code file} would report them corrupt: a COMMITTED message record shorter than
+     * its file's time, a word with the P bit that is not exactly a padding word, a type slot the file's table lacks.
+     */
+    private static void checkBody(long word, MappedSegment file) {
+        long minBody = file.payloadOffset() - RecordHeader.LENGTH;
+        if (RecordHeader.isPadding(word)) {
+            if (!file.isPaddingWord(word)) {
+                throw new ReplicaInputException("record word " + RecordHeader.describe(word)
+                        + " has the padding bit but is not a padding word (COMMITTED, length 0, type 0)");
+            }
+            return;
+        }
+        if (!file.typeSlotDeclared(word)) {
+            throw new ReplicaInputException("record word " + RecordHeader.describe(word) + " names type slot "
+                    + RecordHeader.typeSlot(word) + ", not in its file's table of " + file.info().types().size()
+                    + " type(s)");
+        }
+        if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED && RecordHeader.unsignedLength(word) < minBody) {
             throw new ReplicaInputException("committed record " + RecordHeader.describe(word) + " shorter than the "
                     + minBody + "-byte time every record of its file starts with");
         }

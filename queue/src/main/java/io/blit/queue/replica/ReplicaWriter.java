@@ -290,7 +290,7 @@ public final class ReplicaWriter implements AutoCloseable {
             return nextIndex; // the same padding word again (a stream restarted at the file's end)
         }
         requireFileOpen();
-        long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size, minBody());
+        long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size, file);
         long recordLength = padding ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
         if (recordLength > file.size() - position) {
             throw new ReplicaDivergedException("replica " + dir + ": record " + nextIndex + " of " + recordLength
@@ -360,7 +360,7 @@ public final class ReplicaWriter implements AutoCloseable {
             throw new ReplicaDivergedException("replica " + dir + ": a run of " + length + " bytes does not fit at "
                     + position + " in file " + file.firstIndex() + " of " + file.size());
         }
-        long first = ReplicaRuns.checkedRun(source, offset, length, count, minBody());
+        long first = ReplicaRuns.checkedRun(source, offset, length, count, file);
         MemorySegment segment = file.segment();
         requireEmptyWord(segment);
         try {
@@ -437,7 +437,7 @@ public final class ReplicaWriter implements AutoCloseable {
                         + file.size());
             }
             long word = source.get(ReplicaRuns.WORD_IN_COPY, offset);
-            ReplicaRuns.checkPartWord(word, recordLength, minBody());
+            ReplicaRuns.checkPartWord(word, recordLength, file);
             requireEmptyWord(segment);
             partWord = word;
             partRecordLength = recordLength;
@@ -523,10 +523,5 @@ public final class ReplicaWriter implements AutoCloseable {
         } finally {
             writers.release();
         }
-    }
-
-    /** The shortest body a committed record of the current file has: its time in format 2, nothing in format 1. */
-    private long minBody() {
-        return file.payloadOffset() - RecordHeader.LENGTH;
     }
 }

@@ -70,4 +70,17 @@ class RecordHeaderTest {
             assertEquals(RecordHeader.committed(first), RecordHeader.loadAcquire(segment, 8));
         }
     }
+
+    /**
+     * A format-1 word holds its claimer's pid in bits 32-60 (the format-1 writer stored the pid modulo 2^29 there; the
+     * file has no type field): a pid above 2^22 is read whole, not cut to the 22 bits of later formats' claimer field.
+     */
+    @Test
+    void aFormat1ClaimNamesItsPidFromBits32To60() {
+        long pid = (1L << 25) + 5; // above any pid_max: no such process; cut to 22 bits it would read 5
+        long word = (RecordHeader.STATE_CLAIMED << RecordHeader.STATE_SHIFT) | (pid << RecordHeader.WRITER_SHIFT) | 8;
+        assertEquals("pid " + pid, WriterLiveness.describeClaimer(null, 1, word));
+        assertFalse(WriterLiveness.claimerAlive(null, 1, word), "no process has pid " + pid);
+        assertEquals(5, RecordHeader.claimer(word, 2), "format 2 and later: bits 32-53 only");
+    }
 }
