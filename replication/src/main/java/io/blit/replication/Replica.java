@@ -314,8 +314,9 @@ public final class Replica implements AutoCloseable {
 
     /** Sets aside the replica's records from {@code start} on ({@link ReplicaStore#setAside}). */
     private void setAside(long start) {
-        store.setAside(start, options.source());
-        held = store.writer().nextIndex();
+        java.util.Optional<Quarantine.Quarantined> moved = store.setAside(start);
+        held = store.writer().nextIndex(); // first: whoever sees the tail sees what the replica holds after it
+        moved.ifPresent(tail -> store.publish(tail, options.source()));
     }
 
     /**

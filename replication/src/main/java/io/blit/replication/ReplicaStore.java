@@ -83,27 +83,36 @@ final class ReplicaStore implements AutoCloseable {
     /**
      * Moves the replica's records from {@code start} on, which its source's history does not hold (it was the primary
      * of an older term, or followed one), into a quarantine queue inside its directory ({@link Quarantine}), and
-     * reopens its writer at {@code start}. Nothing is deleted.
+     * reopens its writer at {@code start}. Nothing is deleted. The tail is not listed in {@link #quarantined()} until
+     * the caller {@linkplain #publish publishes} it, so that it can first publish what the replica holds after it.
      *
      * @param start the first index to set aside, within what the replica holds
-     * @param source the source as logged
+     * @return the tail set aside, or empty if there was nothing from {@code start} on
      * @throws io.blit.queue.QueueCorruptedException if the quarantine's state in the directory is damaged
      * @throws IllegalStateException if the writer does not end at {@code start} afterwards
      */
-    void setAside(long start, String source) {
+    Optional<Quarantine.Quarantined> setAside(long start) {
         writer.close();
         Optional<Quarantine.Quarantined> moved = Quarantine.moveFrom(dir, start);
         writer = ReplicaWriter.open(dir, sourceMarker, privateFiles);
-        moved.ifPresent(tail -> {
-            quarantined.add(tail);
-            LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": quarantined " + (tail.end() - tail.from())
-                    + " records, " + tail.from() + " to " + (tail.end() - 1) + ", into " + tail.directory()
-                    + ": its source " + source + " does not hold them");
-        });
         if (writer.nextIndex() != start) {
             throw new IllegalStateException("replica " + dir + " holds up to index " + (writer.nextIndex() - 1)
                     + " after setting aside its records from index " + start);
         }
+        return moved;
+    }
+
+    /**
+     * Lists a tail {@link #setAside} moved in {@link #quarantined()} and logs it.
+     *
+     * @param tail   the tail set aside
+     * @param source the source as logged
+     */
+    void publish(Quarantine.Quarantined tail, String source) {
+        quarantined.add(tail);
+        LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": quarantined " + (tail.end() - tail.from())
+                + " records, " + tail.from() + " to " + (tail.end() - 1) + ", into " + tail.directory()
+                + ": its source " + source + " does not hold them");
     }
 
     /** {@return the tails set aside since the store opened, oldest first} Any thread. */
