@@ -14,7 +14,6 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Blit's architecture as ArchUnit rules, shared by the tests that check them against the production
@@ -146,55 +145,46 @@ final class BlitRules {
                     + " exception is named in BlitRules.ALLOWED_UNEXPORTED_USES: " + ALLOWED_UNEXPORTED_USES);
 
     /**
-     * The queue's value types: public classes of {@code io.blit.queue} with no behaviour over the engine (exceptions,
-     * options, policies, the clock, message-type descriptions, the records the facades return), which the engine
-     * ({@code io.blit.queue.internal}) may throw and take, and which use no engine class: the format's limits they
-     * check are their own constants (as {@code MessageTypes.MAX_TYPE_ID}), which {@code FormatLimitsTest} pins to the engine's.
-     * Top-level class names; nested classes belong to theirs.
-     * Every other class of {@code io.blit.queue} and {@code io.blit.queue.replica} is a facade. docs/queue-design.md,
-     * "Layers", says why.
+     * The queue is a DAG at class level: the engine ({@code io.blit.queue.internal..}) takes and throws the API's value
+     * types (exceptions, options, policies, the clock, type descriptions) and never uses a facade ({@code BlitQueue},
+     * {@code Appender}, ..., {@code io.blit.queue.replica}), which use the engine. Which API classes are values is
+     * derived from the bytecode ({@link EngineFreeApi}), never listed by hand. docs/architecture.md says why.
      */
-    static final Set<String> QUEUE_VALUES = Set.of(
-            "io.blit.queue.ConsumerHeldException",
-            "io.blit.queue.LayoutMismatchException",
-            "io.blit.queue.MessagesDeletedException",
-            "io.blit.queue.QueueCorruptedException",
-            "io.blit.queue.ReplicaAppendException",
-            "io.blit.queue.QueueFencedException",
-            "io.blit.queue.QueueClock",
-            "io.blit.queue.CachedEpochClock",
-            "io.blit.queue.QueueOptions",
-            "io.blit.queue.RetentionPolicy",
-            "io.blit.queue.WaitStrategy",
-            "io.blit.queue.MessageTypes",
-            "io.blit.queue.TypeEntry",
-            "io.blit.queue.ConsumerPosition",
-            "io.blit.queue.PendingClaim",
-            "io.blit.queue.QueueStats",
-            "io.blit.queue.TermHistory");
+    static final ArchRule QUEUE_LAYERS = classes().should(new EngineUsesOnlyEngineFreeApi())
+            .because("a value type the engine uses must not reach back into the engine: that would be a cycle through"
+                    + " the API package (docs/architecture.md)");
 
-    private static final DescribedPredicate<JavaClass> QUEUE_VALUE = new DescribedPredicate<>(
-            "are queue value types (BlitRules.QUEUE_VALUES)") {
-        @Override
-        public boolean test(JavaClass type) {
-            return QUEUE_VALUES.contains(topLevelName(type));
-        }
-    };
+    /** The format descriptors are the bottom: offsets, bit fields, limits and versions, using nothing of the queue. */
+    static final ArchRule FORMAT_IS_THE_BOTTOM = noClasses().that().resideInAPackage("io.blit.queue.internal.format..")
+            .should().dependOnClassesThat(resideInAPackage("io.blit.queue..")
+                    .and(resideOutsideOfPackages("io.blit.queue.internal.format..")))
+            .because("every layer, the API's value types included, imports the format; it imports none of them");
 
-    private static final DescribedPredicate<JavaClass> QUEUE_FACADE = resideInAnyPackage("io.blit.queue",
-            "io.blit.queue.replica").and(DescribedPredicate.not(QUEUE_VALUE))
-            .as("are queue facades (io.blit.queue and io.blit.queue.replica but the value types)");
-
-    static final ArchRule QUEUE_LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
-            .layer("Values").definedBy(QUEUE_VALUE)
-            .layer("Engine").definedBy(resideInAPackage("io.blit.queue.internal.."))
-            .layer("Facades").definedBy(QUEUE_FACADE)
-            .whereLayer("Facades").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Engine").mayOnlyBeAccessedByLayers("Facades")
-            .because("the queue is three layers, a DAG at class level: value types use neither engine nor facades,"
-                    + " the engine (io.blit.queue.internal) uses values only, the facades (BlitQueue, Appender,"
-                    + " Tailer, ..., and io.blit.queue.replica) use both; no bridge from the API package to the"
-                    + " replica package, no cycle");
+    /**
+     * The engine's packages, bottom to top: format, error, file, writer, segment, then record and sidecar, then
+     * directory; the facades ({@code io.blit.queue}, {@code io.blit.queue.replica}) over all. A package uses only
+     * the ones below it (docs/architecture.md, "The engine").
+     */
+    static final ArchRule ENGINE_PACKAGES_LAYERED = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("Format").definedBy("io.blit.queue.internal.format..")
+            .layer("Error").definedBy("io.blit.queue.internal.error..")
+            .layer("File").definedBy("io.blit.queue.internal.file..")
+            .layer("Writer").definedBy("io.blit.queue.internal.writer..")
+            .layer("Segment").definedBy("io.blit.queue.internal.segment..")
+            .layer("Record").definedBy("io.blit.queue.internal.record..")
+            .layer("Sidecar").definedBy("io.blit.queue.internal.sidecar..")
+            .layer("Directory").definedBy("io.blit.queue.internal.directory..")
+            .layer("Facades").definedBy("io.blit.queue", "io.blit.queue.replica")
+            .whereLayer("Directory").mayOnlyBeAccessedByLayers("Facades")
+            .whereLayer("Sidecar").mayOnlyBeAccessedByLayers("Directory", "Facades")
+            .whereLayer("Record").mayOnlyBeAccessedByLayers("Directory", "Facades")
+            .whereLayer("Segment").mayOnlyBeAccessedByLayers("Record", "Sidecar", "Directory", "Facades")
+            .whereLayer("Writer").mayOnlyBeAccessedByLayers("Segment", "Record", "Sidecar", "Directory", "Facades")
+            .whereLayer("File").mayOnlyBeAccessedByLayers("Writer", "Segment", "Record", "Sidecar", "Directory",
+                    "Facades")
+            .whereLayer("Error").mayOnlyBeAccessedByLayers("File", "Writer", "Segment", "Record", "Sidecar",
+                    "Directory", "Facades")
+            .because("each engine package is read in one sitting with only the packages below it in mind");
 
     static final ArchRule QUEUE_ENGINE_AND_REPLICA_FREE_OF_CYCLES = slices()
             .matching("io.blit.queue.(*)..")
@@ -202,13 +192,6 @@ final class BlitRules {
             .because("the replica package uses the engine; the engine never uses the replica package");
 
     private BlitRules() {
-    }
-
-    /** The name of {@code type}'s top-level class: nested classes belong to their layer. */
-    private static String topLevelName(JavaClass type) {
-        String name = type.getName();
-        int nested = name.indexOf('$');
-        return nested < 0 ? name : name.substring(0, nested);
     }
 
     /** Classes of Blit ({@code io.blit..}) outside the given packages: the other modules. */

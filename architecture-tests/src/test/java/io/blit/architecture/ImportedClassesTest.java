@@ -24,7 +24,7 @@ class ImportedClassesTest {
                 "io.blit.core.BlockCopier",
                 "io.blit.core.internal.BlockEngine",
                 "io.blit.queue.BlitQueue",
-                "io.blit.queue.internal.RecordHeader",
+                "io.blit.queue.internal.format.RecordHeader",
                 "io.blit.tools.messages.MarketData",
                 "io.blit.tools.cli.QueueCli",
                 "io.blit.stress.ClaimStress",

@@ -79,4 +79,14 @@ class ModuleRulesTest {
     void theQueuesEngineAndReplicaPackagesFormNoCycle() {
         BlitRules.QUEUE_ENGINE_AND_REPLICA_FREE_OF_CYCLES.check(ProductionClasses.get());
     }
+
+    @Test
+    void theFormatDescriptorsAreTheBottom() {
+        BlitRules.FORMAT_IS_THE_BOTTOM.check(ProductionClasses.get());
+    }
+
+    @Test
+    void theEnginesPackagesAreLayered() {
+        BlitRules.ENGINE_PACKAGES_LAYERED.check(ProductionClasses.get());
+    }
 }

@@ -23,7 +23,7 @@ final class UseOnlyExportedPackagesOfOtherModules extends ArchCondition<JavaClas
 
     /**
      * @param exports what each module exports
-     * @param allowed package root of a user (e.g. {@code io.blit.stress}) to the one unexported package it may use
+     * @param allowed package root of a user (e.g. {@code io.blit.stress}) to the unexported package (and its sub-packages) it may use
      */
     UseOnlyExportedPackagesOfOtherModules(ModuleExports exports, Map<String, String> allowed) {
         super("use only the packages other Blit modules export to them (module-info), except " + allowed);
@@ -46,7 +46,11 @@ final class UseOnlyExportedPackagesOfOtherModules extends ArchCondition<JavaClas
     }
 
     private boolean isAllowed(String originPackage, String targetPackage) {
-        return allowed.entrySet().stream().anyMatch(e -> (originPackage.equals(e.getKey())
-                || originPackage.startsWith(e.getKey() + ".")) && targetPackage.equals(e.getValue()));
+        return allowed.entrySet().stream().anyMatch(e -> within(originPackage, e.getKey())
+                && within(targetPackage, e.getValue()));
+    }
+
+    private static boolean within(String pkg, String root) {
+        return pkg.equals(root) || pkg.startsWith(root + ".");
     }
 }

@@ -2,18 +2,18 @@ package io.blit.queue;
 
 import io.blit.core.BlockCopier;
 import io.blit.core.TriviallyCopyable;
-import io.blit.queue.internal.FenceFile;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.Pretouch;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.RecordTimes;
-import io.blit.queue.internal.SegmentDirectory;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.TimeRolls;
+import io.blit.queue.internal.directory.SegmentDirectory;
+import io.blit.queue.internal.directory.TimeRolls;
+import io.blit.queue.internal.error.QueueErrors;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordProtocol;
+import io.blit.queue.internal.record.RecordTimes;
+import io.blit.queue.internal.segment.FileType;
+import io.blit.queue.internal.segment.MappedSegment;
+import io.blit.queue.internal.segment.Pretouch;
+import io.blit.queue.internal.sidecar.FenceFile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
@@ -366,7 +366,7 @@ public final class Appender<T> implements AutoCloseable {
             // Every record of the queue has this length, so the file holds exactly this many records and the next
             // one's name (its first index) is known now: have it created and its pages brought into the page cache
             // in the background while this file fills (the roll then only links and maps it).
-            long capacity = (file.size() - SegmentHeader.RECORDS_START) / RecordHeader.messageRecordLength(fixed);
+            long capacity = (file.size() - SegmentFormat.RECORDS_START) / RecordHeader.messageRecordLength(fixed);
             files.prepareFile(file.firstIndex() + capacity);
         } else {
             // Records of several lengths: the next file's first index is known only at the roll. A zero-filled blank

@@ -2,23 +2,21 @@ package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.AppendTiming;
-import io.blit.queue.internal.FenceFile;
-import io.blit.queue.internal.OpenCursors;
-import io.blit.queue.internal.QuarantineMarker;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordWalker;
-import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.Retention;
-import io.blit.queue.internal.SegmentDirectory;
-import io.blit.queue.internal.TermHistoryFile;
-import io.blit.queue.internal.TimeLookup;
-import io.blit.queue.internal.TimeRolls;
+import io.blit.queue.internal.directory.RecordWalker;
+import io.blit.queue.internal.directory.Retention;
+import io.blit.queue.internal.directory.SegmentDirectory;
+import io.blit.queue.internal.directory.TimeLookup;
+import io.blit.queue.internal.error.QueueErrors;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.record.AppendTiming;
+import io.blit.queue.internal.record.OpenCursors;
+import io.blit.queue.internal.sidecar.FenceFile;
+import io.blit.queue.internal.sidecar.QuarantineMarker;
+import io.blit.queue.internal.sidecar.ReplicaMarker;
+import io.blit.queue.internal.sidecar.TermHistoryFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -44,7 +42,7 @@ import java.util.Objects;
  */
 public final class BlitQueue<T> implements AutoCloseable {
     /** Default size of a segment file, 64 MiB; 256 MiB or more sustains higher rates ({@link QueueOptions#segmentSize}). */
-    public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
+    public static final long DEFAULT_SEGMENT_SIZE = QueueOptions.DEFAULT_SEGMENT_SIZE;
 
     private final Path dir;
     private final SegmentDirectory files;

@@ -1,7 +1,7 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.ConsumerFile;
-import io.blit.queue.internal.ConsumerSlots;
+import io.blit.queue.internal.sidecar.ConsumerFile;
+import io.blit.queue.internal.sidecar.ConsumerSlots;
 import java.lang.foreign.Arena;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
-import io.blit.queue.internal.FileCheck;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.error.QueueErrors;
+import io.blit.queue.internal.segment.FileCheck;
+import io.blit.queue.internal.segment.FileType;
+import io.blit.queue.internal.segment.SegmentHeader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

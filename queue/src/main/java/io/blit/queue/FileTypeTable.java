@@ -4,10 +4,10 @@ import io.blit.core.BlockReader;
 import io.blit.core.IncompatibleLayoutException;
 import io.blit.core.LayoutPolicy;
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.QueueErrors;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.error.QueueErrors;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.segment.FileType;
+import io.blit.queue.internal.segment.SegmentHeader;
 import java.util.Arrays;
 import java.util.List;
 

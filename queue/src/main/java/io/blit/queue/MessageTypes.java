@@ -1,6 +1,8 @@
 package io.blit.queue;
 
 import io.blit.core.BlockCopier;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -31,15 +33,15 @@ import java.util.function.Supplier;
  */
 public final class MessageTypes<T> {
     /** The largest type id: a file's type table records each id as an unsigned 16-bit number. */
-    public static final int MAX_TYPE_ID = 0xFFFF;
+    public static final int MAX_TYPE_ID = SegmentFormat.MAX_TYPE_ID;
     /** The most types of a queue: a record names its type by its slot in the file's type table, in 7 bits. */
-    public static final int MAX_TYPES = 128;
+    public static final int MAX_TYPES = RecordHeader.MAX_TYPES;
     /**
      * The bytes a file's header holds for the type table: its 4096 bytes less the fixed fields before the table (80)
      * and the CRC after it (4). Each type takes 8 bytes (id and length) and its encoded layout (docs/format.md, "Type
      * table").
      */
-    static final int TABLE_ROOM = 4096 - 80 - 4;
+    static final int TABLE_ROOM = SegmentFormat.HEADER_AREA - SegmentFormat.TABLE_OFFSET - 4;
     private static final int TABLE_ENTRY_HEAD = 8;
 
     /** In ascending type id order: an entry's position is its slot in the type table of the files appenders write. */

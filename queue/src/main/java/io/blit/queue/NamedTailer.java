@@ -1,7 +1,8 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.ConsumerSlots;
-import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.error.QueueErrors;
+import io.blit.queue.internal.format.ConsumerFormat;
+import io.blit.queue.internal.sidecar.ConsumerSlots;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -57,7 +58,7 @@ import java.util.function.Consumer;
  */
 public final class NamedTailer<T> implements QueueReader<T> {
     /** The longest name. */
-    public static final int MAX_NAME_LENGTH = ConsumerSlots.MAX_NAME_LENGTH;
+    public static final int MAX_NAME_LENGTH = ConsumerFormat.MAX_NAME_LENGTH;
 
     /**
      * How a named tailer starts when its name is new, and whether it commits by itself. The one way to configure a

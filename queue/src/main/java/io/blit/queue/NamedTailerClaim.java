@@ -1,8 +1,8 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.ConsumerFile;
-import io.blit.queue.internal.ConsumerSlots;
-import io.blit.queue.internal.QueueErrors;
+import io.blit.queue.internal.error.QueueErrors;
+import io.blit.queue.internal.sidecar.ConsumerFile;
+import io.blit.queue.internal.sidecar.ConsumerSlots;
 import java.lang.foreign.Arena;
 import java.util.Objects;
 

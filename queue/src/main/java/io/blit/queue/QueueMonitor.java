@@ -1,6 +1,6 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;

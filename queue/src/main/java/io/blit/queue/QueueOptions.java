@@ -1,6 +1,7 @@
 package io.blit.queue;
 
 import io.blit.core.LayoutPolicy;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -32,9 +33,11 @@ import java.util.function.Consumer;
  */
 public final class QueueOptions {
     /** The smallest segment size, 12 KiB: a file's header and checkpoint areas (8 KiB) and one page of records. */
-    public static final long MIN_SEGMENT_SIZE = 12 * 1024;
+    public static final long MIN_SEGMENT_SIZE = SegmentFormat.MIN_SEGMENT_SIZE;
     /** The largest segment size, 4 GiB: a file's checkpoints hold record positions as unsigned 32-bit numbers. */
-    public static final long MAX_SEGMENT_SIZE = 1L << 32;
+    public static final long MAX_SEGMENT_SIZE = SegmentFormat.MAX_SEGMENT_SIZE;
+    /** The default segment size, 64 MiB ({@link BlitQueue#DEFAULT_SEGMENT_SIZE}). */
+    static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
     private static final long DAY_NANOS = Duration.ofDays(1).toNanos();
 
     private final Values values;
@@ -286,7 +289,7 @@ public final class QueueOptions {
      * instead of repeating every option; written only before it is handed to the constructor, never after.
      */
     private static final class Values implements Cloneable {
-        long segmentSize = BlitQueue.DEFAULT_SEGMENT_SIZE;
+        long segmentSize = DEFAULT_SEGMENT_SIZE;
         Duration abandonGrace = Duration.ofSeconds(1);
         LayoutPolicy layoutPolicy = LayoutPolicy.TRANSLATE;
         RetentionPolicy retention = RetentionPolicy.keepAll();

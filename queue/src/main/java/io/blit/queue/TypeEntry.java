@@ -1,36 +1,28 @@
 package io.blit.queue;
 
 import io.blit.core.BlockCopier;
+import io.blit.queue.internal.format.RecordHeader;
 import java.lang.reflect.InvocationTargetException;
 import java.util.function.Supplier;
 
 /**
  * One message type of a {@link MessageTypes}: its id, its slot in the type table of the files its appenders write, its
  * copier, and what an append of it stores, computed once: the record's length and its CLAIMED word with the claimer
- * field 0 (both counting the record's time), into which an appender ORs its writer id. Both follow the record word of
- * docs/format.md ("Records"): an 8-byte word, then the 8-byte time and the payload, rounded up to 8 bytes; the word's
- * state in bits 63-62 (01, CLAIMED), the type slot in bits 60-54, the claimer in 53-32 and the body's length in 31-0.
+ * field 0 (both counting the record's time), into which an appender ORs its writer id, both encoded by the format's
+ * {@link RecordHeader} (docs/format.md, "Records").
  * Immutable and thread-safe.
  *
  * @param <C> the message class
  */
 record TypeEntry<C>(int typeId, Class<C> type, BlockCopier<C> copier, Supplier<? extends C> factory, int slot,
                     long recordLength, long claimWord) {
-    // The record word's fields (docs/format.md, "Records"); FormatLimitsTest pins them to the engine.
-    private static final int WORD_LENGTH = 8;
-    private static final int TIME_LENGTH = 8;
-    private static final long CLAIMED = 1L << 62;
-    private static final int SLOT_SHIFT = 54;
-    private static final long SLOT_MASK = (1L << 7) - 1;
-    private static final long LENGTH_MASK = 0xFFFF_FFFFL;
-
     TypeEntry(int typeId, Class<C> type, BlockCopier<C> copier, Supplier<? extends C> factory) {
         this(typeId, type, copier, factory, -1, recordLengthOf(copier.byteSize()), 0L);
     }
 
     /** The bytes a record of a {@code payloadLength}-byte message occupies: word, time and payload, rounded up to 8. */
     static long recordLengthOf(long payloadLength) {
-        return (WORD_LENGTH + TIME_LENGTH + payloadLength + 7) & ~7L;
+        return RecordHeader.messageRecordLength(payloadLength);
     }
 
     /**
@@ -38,8 +30,7 @@ record TypeEntry<C>(int typeId, Class<C> type, BlockCopier<C> copier, Supplier<?
      * {@code payloadLength}-byte message (the length field counts the time too).
      */
     static long claimWordOf(int slot, int payloadLength) {
-        int bodyLength = payloadLength + TIME_LENGTH;
-        return CLAIMED | ((slot & SLOT_MASK) << SLOT_SHIFT) | (bodyLength & LENGTH_MASK);
+        return RecordHeader.claimed(0, slot, payloadLength + RecordHeader.TIME_LENGTH);
     }
 
     TypeEntry<C> inSlot(int slot) {

@@ -2,8 +2,9 @@ package io.blit.queue;
 
 import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.FileType;
+import io.blit.queue.internal.segment.SegmentHeader;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -18,7 +19,7 @@ import java.util.List;
 public final class TypeLayouts {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** The most bytes an encoding takes: a count and a table that fits a file header. */
-    public static final int MAX_ENCODED = 4 + SegmentHeader.HEADER_AREA - 4 - SegmentHeader.DESCRIPTOR_OFFSET;
+    public static final int MAX_ENCODED = 4 + SegmentFormat.HEADER_AREA - 4 - SegmentFormat.DESCRIPTOR_OFFSET;
     private final List<FileType> types;
 
     private TypeLayouts(List<FileType> types) {
@@ -84,10 +85,10 @@ public final class TypeLayouts {
             }
             return new TypeLayouts(List.of());
         }
-        byte[] header = new byte[SegmentHeader.DESCRIPTOR_OFFSET + encoded.length - 4];
-        System.arraycopy(encoded, 4, header, SegmentHeader.DESCRIPTOR_OFFSET, encoded.length - 4);
+        byte[] header = new byte[SegmentFormat.DESCRIPTOR_OFFSET + encoded.length - 4];
+        System.arraycopy(encoded, 4, header, SegmentFormat.DESCRIPTOR_OFFSET, encoded.length - 4);
         try {
-            return new TypeLayouts(io.blit.queue.internal.TypeTables.decode(MemorySegment.ofArray(header), count,
+            return new TypeLayouts(io.blit.queue.internal.segment.TypeTables.decode(MemorySegment.ofArray(header), count,
                     encoded.length - 4));
         } catch (QueueCorruptedException e) {
             throw new IllegalArgumentException("type layouts that do not decode: " + e.getMessage(), e);

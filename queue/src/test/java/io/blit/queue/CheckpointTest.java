@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -41,11 +40,11 @@ class CheckpointTest {
     @Test
     void appendersRecordWhereEvery4096thRecordStarts() throws IOException {
         filledQueue().close();
-        long perFile = (FOUR_MIB.segmentSize() - SegmentHeader.RECORDS_START) / record;
-        for (int k = 1; k <= perFile / Checkpoints.INTERVAL; k++) {
-            assertEquals(SegmentHeader.RECORDS_START + k * Checkpoints.INTERVAL * record, slot(k), "slot " + k);
+        long perFile = (FOUR_MIB.segmentSize() - SegmentFormat.RECORDS_START) / record;
+        for (int k = 1; k <= perFile / SegmentFormat.CHECKPOINT_INTERVAL; k++) {
+            assertEquals(SegmentFormat.RECORDS_START + k * SegmentFormat.CHECKPOINT_INTERVAL * record, slot(k), "slot " + k);
         }
-        assertEquals(0, slot((int) (perFile / Checkpoints.INTERVAL) + 1), "no record, no checkpoint");
+        assertEquals(0, slot((int) (perFile / SegmentFormat.CHECKPOINT_INTERVAL) + 1), "no record, no checkpoint");
     }
 
     @Test
@@ -84,14 +83,14 @@ class CheckpointTest {
         writeSlot(1, 12345);
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
             QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> queue.tailerFrom(5000));
-            assertEquals(Checkpoints.AREA_OFFSET + 4, e.offset());
+            assertEquals(SegmentFormat.CHECKPOINT_AREA_OFFSET + 4, e.offset());
         }
     }
 
     private long slot(int k) throws IOException {
         try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "r")) {
             byte[] bytes = new byte[4];
-            raf.seek(Checkpoints.AREA_OFFSET + 4L * k);
+            raf.seek(SegmentFormat.CHECKPOINT_AREA_OFFSET + 4L * k);
             raf.readFully(bytes);
             return Integer.toUnsignedLong(ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).getInt());
         }
@@ -99,7 +98,7 @@ class CheckpointTest {
 
     private void writeSlot(int k, int value) throws IOException {
         try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "rw")) {
-            raf.seek(Checkpoints.AREA_OFFSET + 4L * k);
+            raf.seek(SegmentFormat.CHECKPOINT_AREA_OFFSET + 4L * k);
             raf.write(ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(value).array());
         }
     }

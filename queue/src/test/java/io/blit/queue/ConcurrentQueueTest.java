@@ -3,7 +3,7 @@ package io.blit.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.layout.testkit.Mutation;
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.replica.RecordStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -26,7 +26,6 @@ import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import io.blit.queue.replica.RecordStream;
 
 /**
  * Fuzz property of the readers of segment files (docs/fuzzing.md): a queue whose files have corrupted record header
@@ -56,9 +55,9 @@ class CorruptFileFuzzTest {
         FuzzFiles.writeSource(template, SEGMENT, RECORDS, 40);
         files = SegmentFiles.list(template);
         assertTrue(files.length >= 2 && slot(1) != 0, "the queue rolls and has a checkpoint");
-        List<Integer> offsets = new ArrayList<>(List.of(SegmentHeader.HEADER_LENGTH_OFFSET,
-                SegmentHeader.SEGMENT_SIZE_OFFSET, SegmentHeader.DESCRIPTOR_LENGTH_OFFSET,
-                (int) Checkpoints.AREA_OFFSET + 4, (int) Checkpoints.AREA_OFFSET + 8));
+        List<Integer> offsets = new ArrayList<>(List.of(SegmentFormat.HEADER_LENGTH_OFFSET,
+                SegmentFormat.SEGMENT_SIZE_OFFSET, SegmentFormat.DESCRIPTOR_LENGTH_OFFSET,
+                (int) SegmentFormat.CHECKPOINT_AREA_OFFSET + 4, (int) SegmentFormat.CHECKPOINT_AREA_OFFSET + 8));
         for (FuzzFiles.Record record : FuzzFiles.recordsOfFirstFile(template, new byte[1][]).subList(0, 40)) {
             offsets.add((int) record.position());
             offsets.add((int) record.position() + 4);
@@ -140,14 +139,14 @@ class CorruptFileFuzzTest {
 
     private static int slot(int k) throws IOException {
         byte[] bytes = FuzzFiles.bytesOf(template, files[0]);
-        return java.nio.ByteBuffer.wrap(bytes).order(NATIVE).getInt((int) Checkpoints.AREA_OFFSET + 4 * k);
+        return java.nio.ByteBuffer.wrap(bytes).order(NATIVE).getInt((int) SegmentFormat.CHECKPOINT_AREA_OFFSET + 4 * k);
     }
 
     @Provide
     Arbitrary<List<Mutation>> edits() {
         Arbitrary<Mutation> inRecords = Arbitraries.integers().between(0, RECORDS).map(n -> n * 8)
                 .flatMap(at -> Mutation.of(8, 0, 4).map(m -> new Mutation(m.kind(),
-                        (int) (SegmentHeader.RECORDS_START + at + m.at() % 8), m.value())));
+                        (int) (SegmentFormat.RECORDS_START + at + m.at() % 8), m.value())));
         return Arbitraries.oneOf(Mutation.of((int) SEGMENT, targets), inRecords).list().ofMinSize(1).ofMaxSize(4);
     }
 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +29,7 @@ class DeadWriterTest {
             Appender<MarketData> appender = queue.appender();
             MarketData md = new MarketData();
             assertEquals(0, appender.append(md.fillFor(0, 0)));
-            long claimedAt = SegmentHeader.RECORDS_START + RecordHeader.messageRecordLength(block);
+            long claimedAt = SegmentFormat.RECORDS_START + RecordHeader.messageRecordLength(block);
             long claimed = RecordHeader.claimed(gone.pid(), (int) block + RecordHeader.TIME_LENGTH);
             RecordWords.write(dir, claimedAt, claimed);   // what a writer killed between claim and commit leaves
             assertEquals(2, appender.append(md.fillFor(2, 0)), "appenders skip the claimed record");
@@ -48,7 +48,7 @@ class DeadWriterTest {
     void aRecordClaimedByALiveWriterHoldsTailersBackUntilTheirTimeout() throws Exception {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, QUICK_GRACE)) {
             Appender<MarketData> appender = queue.appender(); // this process's writer id: a live writer
-            long claimedAt = SegmentHeader.RECORDS_START;
+            long claimedAt = SegmentFormat.RECORDS_START;
             RecordWords.write(dir, claimedAt, RecordHeader.claimed(queue.files().writerId(), (int) block + RecordHeader.TIME_LENGTH));
             MarketData md = new MarketData();
             assertEquals(1, appender.append(md.fillFor(1, 0)));

@@ -1,7 +1,7 @@
 package io.blit.queue;
 
 import io.blit.layout.JvmFacts;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -46,7 +46,7 @@ public final class FormatSampleDirWriter {
     public static final long COMMITTED = 59;
 
     /** The longest payload of a 12 KiB file: its 4096 bytes of records less the header word and the time. */
-    public static final int FULL_LENGTH = (int) (SegmentHeader.MIN_SEGMENT_SIZE - SegmentHeader.RECORDS_START) - 16;
+    public static final int FULL_LENGTH = (int) (SegmentFormat.MIN_SEGMENT_SIZE - SegmentFormat.RECORDS_START) - 16;
 
     private FormatSampleDirWriter() {
     }
@@ -77,7 +77,7 @@ public final class FormatSampleDirWriter {
             throw new IllegalStateException("the sample is written in the default header mode, not " + mode);
         }
         AtomicLong now = new AtomicLong();
-        QueueOptions options = QueueOptions.defaults().segmentSize(SegmentHeader.MIN_SEGMENT_SIZE)
+        QueueOptions options = QueueOptions.defaults().segmentSize(SegmentFormat.MIN_SEGMENT_SIZE)
                 .prepareNextFile(false).clock(now::get);
         writeTyped(root.resolve("typed"), options, now);
         writeRaw(root.resolve("raw"), options, now);

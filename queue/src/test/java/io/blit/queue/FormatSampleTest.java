@@ -16,9 +16,11 @@ import io.blit.layout.JvmFacts;
 import io.blit.layout.LayoutComparison;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.layout.LayoutVerifier;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentHeader;
+import io.blit.queue.replica.SourceFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
@@ -46,7 +48,6 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import io.blit.queue.replica.SourceFiles;
 
 /**
  * Files of segment-file format version 1 are read unchanged: the sample in {@code src/test/resources/format-v1},
@@ -241,7 +242,7 @@ class FormatSampleTest {
             assertEquals(FIELDS, recorded.fields());
         }
         for (int f = 0; f < RAW_FIRSTS.length; f++) {
-            assertNull(assertHeader(raw, RAW_FIRSTS[f], RAW_CREATED[f], SegmentHeader.DESCRIPTOR_OFFSET),
+            assertNull(assertHeader(raw, RAW_FIRSTS[f], RAW_CREATED[f], SegmentFormat.DESCRIPTOR_OFFSET),
                     "raw file " + RAW_FIRSTS[f] + " records no layout");
         }
         try (BlitQueue<SampleV1Message> queue = BlitQueue.open(typed, SampleV1Message.class)) {
@@ -256,11 +257,11 @@ class FormatSampleTest {
         long committedEmpty = RecordHeader.committed(RecordHeader.claimed(CREATOR_PID, 0));
         long padding = RecordHeader.padding(CREATOR_PID);
         long block = RecordHeader.committed(RecordHeader.claimed(CREATOR_PID, BLOCK_LENGTH));
-        long recordsEnd = SegmentHeader.RECORDS_START + (long) TYPED_PER_FILE * TYPED_RECORD;
+        long recordsEnd = SegmentFormat.RECORDS_START + (long) TYPED_PER_FILE * TYPED_RECORD;
         for (long first : new long[] {0, 85}) {
             byte[] file = Files.readAllBytes(SegmentFiles.path(typed, first));
             for (int k = 0; k < TYPED_PER_FILE; k++) {
-                long word = word(file, SegmentHeader.RECORDS_START + (long) k * TYPED_RECORD);
+                long word = word(file, SegmentFormat.RECORDS_START + (long) k * TYPED_RECORD);
                 assertEquals(first + k == ABANDONED ? RecordHeader.abandoned(RecordHeader.claimed(CREATOR_PID, BLOCK_LENGTH))
                         : block, word, "record " + (first + k) + ": " + RecordHeader.describe(word));
             }
@@ -269,23 +270,23 @@ class FormatSampleTest {
             assertEquals(0, word(file, recordsEnd + 8), "nothing after the padding word");
         }
         byte[] second = Files.readAllBytes(SegmentFiles.path(typed, 85));
-        long abandonedAt = SegmentHeader.RECORDS_START + (long) (ABANDONED - 85) * TYPED_RECORD;
+        long abandonedAt = SegmentFormat.RECORDS_START + (long) (ABANDONED - 85) * TYPED_RECORD;
         assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(word(second, abandonedAt)));
         assertTrue(Arrays.equals(new byte[BLOCK_LENGTH], Arrays.copyOfRange(second, (int) abandonedAt + 8,
                 (int) abandonedAt + 8 + BLOCK_LENGTH)), "the abandoned claim's payload was never written");
         byte[] last = Files.readAllBytes(SegmentFiles.path(typed, 170));
-        assertEquals(block, word(last, SegmentHeader.RECORDS_START + 29L * TYPED_RECORD), "message 199");
-        assertEquals(0, word(last, SegmentHeader.RECORDS_START + 30L * TYPED_RECORD), "the end of the queue");
+        assertEquals(block, word(last, SegmentFormat.RECORDS_START + 29L * TYPED_RECORD), "message 199");
+        assertEquals(0, word(last, SegmentFormat.RECORDS_START + 30L * TYPED_RECORD), "the end of the queue");
 
         byte[] rawFirst = Files.readAllBytes(SegmentFiles.path(raw, 0));
-        assertEquals(committedEmpty, word(rawFirst, SegmentHeader.RECORDS_START), "message 0: an empty payload");
+        assertEquals(committedEmpty, word(rawFirst, SegmentFormat.RECORDS_START), "message 0: an empty payload");
         assertFalse(RecordHeader.isPadding(committedEmpty));
         byte[] full = Files.readAllBytes(SegmentFiles.path(raw, FULL_INDEX));
         assertEquals(RecordHeader.committed(RecordHeader.claimed(CREATOR_PID, FULL_LENGTH)),
-                word(full, SegmentHeader.RECORDS_START), "one record filling the file, no padding word");
-        assertEquals(SEGMENT_SIZE, SegmentHeader.RECORDS_START + RecordHeader.recordLength(FULL_LENGTH));
+                word(full, SegmentFormat.RECORDS_START), "one record filling the file, no padding word");
+        assertEquals(SEGMENT_SIZE, SegmentFormat.RECORDS_START + RecordHeader.recordLength(FULL_LENGTH));
         byte[] single = Files.readAllBytes(SegmentFiles.path(raw, 24));
-        long after24 = SegmentHeader.RECORDS_START + RecordHeader.recordLength(FormatSampleWriter.rawPayload(24).length);
+        long after24 = SegmentFormat.RECORDS_START + RecordHeader.recordLength(FormatSampleWriter.rawPayload(24).length);
         assertEquals(padding, word(single, after24), "file 24: message 24, then padding (message 25 did not fit)");
     }
 
@@ -367,7 +368,7 @@ class FormatSampleTest {
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, headerLength);
         assertEquals((int) crc.getValue(), h.getInt(headerLength), name + ": CRC32C");
-        for (int k = headerLength + 4; k < SegmentHeader.RECORDS_START; k++) {
+        for (int k = headerLength + 4; k < SegmentFormat.RECORDS_START; k++) {
             assertEquals(0, bytes[k], name + ": zeros after the header and no checkpoint (fewer than 4096 records)");
         }
         LayoutDescriptor fromBytes = headerLength == 56 ? null

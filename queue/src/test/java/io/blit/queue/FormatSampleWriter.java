@@ -1,7 +1,7 @@
 package io.blit.queue;
 
 import io.blit.layout.JvmFacts;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * API only, into a directory that must not exist yet (or be empty):
  * <ul>
  *   <li>{@code typed/}: a queue of {@link SampleV1Message} at the smallest segment size
- *       ({@link SegmentHeader#MIN_SEGMENT_SIZE}, 12 KiB: 4096 bytes of records a file), messages 0 to
+ *       ({@link SegmentFormat#MIN_SEGMENT_SIZE}, 12 KiB: 4096 bytes of records a file), messages 0 to
  *       {@link #TYPED_COUNT} - 1, message n filled by {@code fillFor(n)}, except {@link #ABANDONED_INDEX}, whose claim
  *       is abandoned (the filler throws, so the appender stores ABANDONED, as an appender failing between claim and
  *       commit does). Three files, each of the first two ending with a padding word.</li>
@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  */
 public final class FormatSampleWriter {
     /** Segment size of both queues: the smallest allowed. */
-    public static final long SEGMENT_SIZE = SegmentHeader.MIN_SEGMENT_SIZE;
+    public static final long SEGMENT_SIZE = SegmentFormat.MIN_SEGMENT_SIZE;
     /** Message indices of the typed queue: 0 to TYPED_COUNT - 1. */
     public static final int TYPED_COUNT = 200;
     /** The typed queue's index whose claim is abandoned: no message has it. */
@@ -50,7 +50,7 @@ public final class FormatSampleWriter {
     /** The raw queue's message whose payload fills a file's records exactly. */
     public static final int FULL_INDEX = 25;
     /** The longest payload of a 12 KiB file: its 4096 bytes of records less the record's header word. */
-    public static final int FULL_LENGTH = (int) (SEGMENT_SIZE - SegmentHeader.RECORDS_START) - 8;
+    public static final int FULL_LENGTH = (int) (SEGMENT_SIZE - SegmentFormat.RECORDS_START) - 8;
 
     private FormatSampleWriter() {
     }

@@ -1,6 +1,6 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ public final class FormatV2SampleWriter {
             }
         }
         java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
-        QueueOptions options = QueueOptions.defaults().segmentSize(SegmentHeader.MIN_SEGMENT_SIZE)
+        QueueOptions options = QueueOptions.defaults().segmentSize(SegmentFormat.MIN_SEGMENT_SIZE)
                 .prepareNextFile(false).clock(now::get);
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TypedQueueTest.TWO, options);
              Appender<Object> appender = queue.appender()) {

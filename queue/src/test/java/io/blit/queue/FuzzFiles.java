@@ -1,8 +1,9 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.replica.RecordStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -13,7 +14,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import io.blit.queue.replica.RecordStream;
 
 /**
  * Queues and directories for the fuzz properties of the queue module (docs/fuzzing.md): a source queue of raw records
@@ -63,7 +63,7 @@ final class FuzzFiles {
         List<Record> records = new ArrayList<>();
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir);
              RecordStream stream = RecordStream.open(queue.directory(), QueueOptions.defaults(), 0)) {
-            long position = SegmentHeader.RECORDS_START;
+            long position = SegmentFormat.RECORDS_START;
             for (int event = stream.poll(); event != RecordStream.NONE; event = stream.poll()) {
                 if (event == RecordStream.FILE) {
                     if (header[0] != null) {

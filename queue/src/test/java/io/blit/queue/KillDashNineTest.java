@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -198,7 +198,7 @@ class KillDashNineTest {
                         // read it all
                     }
                 }
-                long position = SegmentHeader.RECORDS_START;
+                long position = SegmentFormat.RECORDS_START;
                 boolean rolled = false;
                 while (position + RecordHeader.LENGTH <= bytes.capacity()) {
                     long word = bytes.getLong((int) position);

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.ConsumerFile;
-import io.blit.queue.internal.WriterRegistry;
+import io.blit.queue.internal.sidecar.ConsumerFile;
+import io.blit.queue.internal.writer.WriterRegistry;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.ReplicaLock;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PretouchTest {
     private static final QueueOptions OPTIONS = QueueOptions.defaults().segmentSize(8L << 20);
-    private static final int RECORD = (int) io.blit.queue.internal.RecordHeader.messageRecordLength(144);
+    private static final int RECORD = (int) io.blit.queue.internal.format.RecordHeader.messageRecordLength(144);
 
     @TempDir
     Path dir;
@@ -132,7 +132,7 @@ class PretouchTest {
     void pretouchStopsAtTheFileEndAndRefusesBadUse() {
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, OPTIONS.prepareNextFile(false))) {
             Appender<MarketData> appender = queue.appender();
-            long rest = OPTIONS.segmentSize() - SegmentHeader.RECORDS_START;
+            long rest = OPTIONS.segmentSize() - SegmentFormat.RECORDS_START;
             assertEquals(rest, appender.pretouch(Long.MAX_VALUE), "up to the end of the current file");
             assertEquals(0, appender.pretouch(0));
             assertThrows(IllegalArgumentException.class, () -> appender.pretouch(-1));
@@ -176,9 +176,9 @@ class PretouchTest {
      * left the page cache, or been copied in sparse).
      */
     private BlitQueue<MarketData> openOnASparseFile() {
-        Path tmp = io.blit.queue.internal.SegmentFiles.prepare(dir, 0, OPTIONS.segmentSize(),
+        Path tmp = io.blit.queue.internal.segment.SegmentFiles.prepare(dir, 0, OPTIONS.segmentSize(),
                 new MarketData().layout().descriptor(), false);
-        io.blit.queue.internal.SegmentFiles.publish(dir, 0, tmp);
+        io.blit.queue.internal.segment.SegmentFiles.publish(dir, 0, tmp);
         return BlitQueue.open(dir, MarketData.class, OPTIONS.prepareNextFile(false));
     }
 

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.QuarantineMarker;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.replica.Quarantine;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.sidecar.QuarantineMarker;
+import io.blit.queue.internal.sidecar.ReplicaMarker;
 import io.blit.queue.replica.Quarantine.Quarantined;
+import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.RecordStream;
 import io.blit.queue.replica.ReplicaWriter;
@@ -227,7 +227,7 @@ class QuarantineTest {
 
     /** The position of the first empty header word of a segment file's records. */
     private static long endOfRecords(MemorySegment file) {
-        long at = SegmentHeader.RECORDS_START;
+        long at = SegmentFormat.RECORDS_START;
         for (long word = file.get(ValueLayout.JAVA_LONG, at); word != 0; word = file.get(ValueLayout.JAVA_LONG, at)) {
             at += RecordHeader.recordLength(RecordHeader.length(word));
         }
@@ -237,7 +237,7 @@ class QuarantineTest {
     /** The position of the last record of a segment file. */
     private static long lastRecord(MemorySegment file) {
         long last = -1;
-        long at = SegmentHeader.RECORDS_START;
+        long at = SegmentFormat.RECORDS_START;
         for (long word = file.get(ValueLayout.JAVA_LONG, at); word != 0; word = file.get(ValueLayout.JAVA_LONG, at)) {
             last = at;
             at += RecordHeader.recordLength(RecordHeader.length(word));

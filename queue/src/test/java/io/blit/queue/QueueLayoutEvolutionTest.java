@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.core.IncompatibleLayoutException;
 import io.blit.core.LayoutPolicy;
-import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.replica.RecordStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
@@ -23,7 +24,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
-import io.blit.queue.replica.RecordStream;
 
 class QueueValidationTest {
     @TempDir
@@ -58,11 +58,11 @@ class QueueValidationTest {
     @Test
     void aFlippedHeaderByteIsReportedWithFileAndChecksumOffset() throws IOException {
         Path file = createMarketDataQueue();
-        flipByte(file, SegmentHeader.CREATED_OFFSET + 3);
+        flipByte(file, SegmentFormat.CREATED_OFFSET + 3);
         QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
         assertEquals(file, e.file());
         // format 4: one type-table entry, its id and descriptor length (8 bytes), then the descriptor
-        int headerLength = SegmentHeader.TABLE_OFFSET + 8 + new MarketData().layout().descriptor().encodedSize();
+        int headerLength = SegmentFormat.TABLE_OFFSET + 8 + new MarketData().layout().descriptor().encodedSize();
         assertEquals(headerLength, e.offset());
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("at byte " + headerLength)
                 && e.getMessage().contains("checksum"), e.getMessage());
@@ -80,9 +80,9 @@ class QueueValidationTest {
     @Test
     void anUnknownFormatVersionIsReported() throws IOException {
         Path file = createMarketDataQueue();
-        flipByte(file, SegmentHeader.VERSION_OFFSET);
+        flipByte(file, SegmentFormat.VERSION_OFFSET);
         QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.openRaw(dir));
-        assertEquals(SegmentHeader.VERSION_OFFSET, e.offset());
+        assertEquals(SegmentFormat.VERSION_OFFSET, e.offset());
         assertTrue(e.getMessage().contains("format version"), e.getMessage());
     }
 
@@ -125,7 +125,7 @@ class QueueValidationTest {
         Files.copy(file, renamed);
         QueueCorruptedException e = assertThrows(QueueCorruptedException.class, () -> BlitQueue.open(dir, MarketData.class));
         assertEquals(renamed, e.file());
-        assertEquals(SegmentHeader.FIRST_INDEX_OFFSET, e.offset());
+        assertEquals(SegmentFormat.FIRST_INDEX_OFFSET, e.offset());
     }
 
     @Test
@@ -158,13 +158,13 @@ class QueueValidationTest {
     void aRecordHeaderPointingPastTheFileEndIsReportedAtItsOffset() throws IOException {
         Path file = createMarketDataQueue();
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(SegmentHeader.RECORDS_START);
+            raf.seek(SegmentFormat.RECORDS_START);
             raf.write(new byte[] {(byte) 0xff, (byte) 0xff, 0x0f, 0, 0, 0, 0, (byte) 0x80}); // COMMITTED, huge length
         }
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class)) {
             QueueCorruptedException e = assertThrows(QueueCorruptedException.class,
                     () -> queue.tailer().readNext(new MarketData()));
-            assertEquals(SegmentHeader.RECORDS_START, e.offset());
+            assertEquals(SegmentFormat.RECORDS_START, e.offset());
             assertEquals(file, e.file());
         }
     }
@@ -209,7 +209,7 @@ class QueueValidationTest {
         long dead = deadPid();
         long word = (dead & RecordHeader.WRITER_MASK) << RecordHeader.WRITER_SHIFT | 152; // state 00 is only ever the 0 word
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(SegmentHeader.RECORDS_START);
+            raf.seek(SegmentFormat.RECORDS_START);
             raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(word).array());
         }
         QueueOptions noGrace = QueueRoundTripTest.SMALL.abandonGrace(Duration.ZERO);
@@ -218,12 +218,12 @@ class QueueValidationTest {
             for (int attempt = 0; attempt < 3; attempt++) {
                 QueueCorruptedException e = assertThrows(QueueCorruptedException.class,
                         () -> tailer.readNext(new MarketData()));
-                assertEquals(SegmentHeader.RECORDS_START, e.offset());
+                assertEquals(SegmentFormat.RECORDS_START, e.offset());
             }
         }
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
             byte[] stored = new byte[8];
-            raf.seek(SegmentHeader.RECORDS_START);
+            raf.seek(SegmentFormat.RECORDS_START);
             raf.readFully(stored);
             assertEquals(word, ByteBuffer.wrap(stored).order(ByteOrder.nativeOrder()).getLong(), "a reader wrote nothing");
         }
@@ -233,7 +233,7 @@ class QueueValidationTest {
     void aPaddingWordAsAFilesFirstRecordIsCorruptNotAnEndlessRoll() throws IOException {
         Path file = createMarketDataQueue();
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.seek(SegmentHeader.RECORDS_START); // the file would continue in the file of its own first index
+            raf.seek(SegmentFormat.RECORDS_START); // the file would continue in the file of its own first index
             raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(RecordHeader.padding(1)).array());
         }
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
@@ -251,7 +251,7 @@ class QueueValidationTest {
                         });
                 for (Executable read : reads) {
                     QueueCorruptedException e = assertThrows(QueueCorruptedException.class, read);
-                    assertEquals(SegmentHeader.RECORDS_START, e.offset(), e.getMessage());
+                    assertEquals(SegmentFormat.RECORDS_START, e.offset(), e.getMessage());
                 }
             }
         });
@@ -266,7 +266,7 @@ class QueueValidationTest {
             }
         }
         long record = RecordHeader.messageRecordLength(new MarketData().byteSize());
-        long tenth = SegmentHeader.RECORDS_START + 10 * record;
+        long tenth = SegmentFormat.RECORDS_START + 10 * record;
         try (RandomAccessFile raf = new RandomAccessFile(SegmentFiles.path(dir, 0).toFile(), "rw")) {
             raf.seek(tenth); // a padding word: the next file would start at index 10
             raf.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(RecordHeader.padding(1)).array());

@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.layout.testkit.Tmpfs;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.MappedSegment;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentHeader;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -127,7 +128,7 @@ class ReadOnlyMountTest {
         assertEquals(0, gone.waitFor());
         SegmentHeader.Info info = SegmentFiles.readHeader(dir, first);
         try (MappedSegment file = new MappedSegment(info)) {
-            long position = SegmentHeader.RECORDS_START;
+            long position = SegmentFormat.RECORDS_START;
             long index = first;
             long word;
             while ((word = RecordHeader.loadAcquire(file.segment(), position)) != 0) {

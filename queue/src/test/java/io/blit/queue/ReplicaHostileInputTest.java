@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentHeader;
+import io.blit.queue.replica.ReplicaInputException;
+import io.blit.queue.replica.ReplicaWriter;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -20,8 +23,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import io.blit.queue.replica.ReplicaWriter;
-import io.blit.queue.replica.ReplicaInputException;
 
 /**
  * What a {@link ReplicaWriter} does with events no honest source sends: each is refused with the exception its method
@@ -50,7 +51,7 @@ class ReplicaHostileInputTest {
             MemorySegment run = Arena.ofAuto().allocate(16, 8);
             run.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, COMMITTED | 4);
             assertThrows(ReplicaInputException.class,
-                    () -> writer.writeRun(0, SegmentHeader.RECORDS_START, run, 0, 16, 1));
+                    () -> writer.writeRun(0, SegmentFormat.RECORDS_START, run, 0, 16, 1));
             assertEquals(0, writer.nextIndex(), "nothing written");
             assertEquals(0, writer.write(COMMITTED | 12, MemorySegment.ofArray(new byte[12])), "time and payload");
         });
@@ -94,7 +95,7 @@ class ReplicaHostileInputTest {
 
     @Test
     void aHeaderLongerThanItsCrcCreatesNoFile() {
-        for (int extra : new int[] {4, SegmentHeader.HEADER_AREA, 3 * SegmentHeader.HEADER_AREA}) {
+        for (int extra : new int[] {4, SegmentFormat.HEADER_AREA, 3 * SegmentFormat.HEADER_AREA}) {
             byte[] longer = Arrays.copyOf(header, header.length + extra);
             Arrays.fill(longer, header.length, longer.length, (byte) 0x5a);
             refusesHeader(longer);
@@ -135,7 +136,7 @@ class ReplicaHostileInputTest {
                 run.set(ValueLayout.JAVA_LONG_UNALIGNED, 16L * i, words[i]);
             }
             assertThrows(ReplicaInputException.class,
-                    () -> writer.writeRun(0, SegmentHeader.RECORDS_START, run, 0, length, count));
+                    () -> writer.writeRun(0, SegmentFormat.RECORDS_START, run, 0, length, count));
             assertEquals(0, writer.nextIndex());
         });
     }
@@ -207,6 +208,6 @@ class ReplicaHostileInputTest {
 
     @Test
     void theHeaderUsedHereIsValid() {
-        assertTrue(header.length > SegmentHeader.DESCRIPTOR_OFFSET && header.length < SegmentHeader.HEADER_AREA);
+        assertTrue(header.length > SegmentFormat.DESCRIPTOR_OFFSET && header.length < SegmentFormat.HEADER_AREA);
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.ReplicaIdentity;
+import io.blit.queue.internal.sidecar.ReplicaIdentity;
 import io.blit.queue.replica.ReplicaLock;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

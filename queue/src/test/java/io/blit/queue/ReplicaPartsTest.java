@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentFiles;
 import io.blit.queue.replica.RecordStream;
 import io.blit.queue.replica.ReplicaDivergedException;
 import io.blit.queue.replica.ReplicaInputException;

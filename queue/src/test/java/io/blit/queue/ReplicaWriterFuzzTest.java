@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.layout.testkit.Mutation;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentHeader;
+import io.blit.queue.replica.ReplicaWriter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -31,7 +33,6 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import io.blit.queue.replica.ReplicaWriter;
 
 /**
  * Fuzz properties of {@link ReplicaWriter} (docs/fuzzing.md): hostile file headers, record words and runs, given to a
@@ -85,8 +86,8 @@ class ReplicaWriterFuzzTest {
     @Property
     void editedFileHeadersCreateNothingUnlessValid(@ForAll("headerEdits") List<Mutation> edits, @ForAll boolean fixCrc) {
         byte[] hostile = Mutation.applyAll(edits, header, ByteOrder.LITTLE_ENDIAN);
-        if (fixCrc && hostile.length >= SegmentHeader.DESCRIPTOR_OFFSET) {
-            int headerLength = ByteBuffer.wrap(hostile).order(ByteOrder.LITTLE_ENDIAN).getInt(SegmentHeader.HEADER_LENGTH_OFFSET);
+        if (fixCrc && hostile.length >= SegmentFormat.DESCRIPTOR_OFFSET) {
+            int headerLength = ByteBuffer.wrap(hostile).order(ByteOrder.LITTLE_ENDIAN).getInt(SegmentFormat.HEADER_LENGTH_OFFSET);
             if (headerLength >= 0 && headerLength <= hostile.length - 4) {
                 CRC32C crc = new CRC32C();
                 crc.update(hostile, 0, headerLength);
@@ -151,7 +152,7 @@ class ReplicaWriterFuzzTest {
     /** A replica with no file: {@code hostile} is refused with nothing created, then the real header is taken. */
     private static void startsFileOrCreatesNothing(byte[] hostile) {
         long statedSize = hostile.length >= 24 ? ByteBuffer.wrap(hostile).order(ByteOrder.LITTLE_ENDIAN).getLong(16) : 0;
-        Assume.that(!(SegmentHeader.isValidSegmentSize(statedSize) && statedSize > (1 << 20))); // a valid big file: slow
+        Assume.that(!(SegmentFormat.isValidSegmentSize(statedSize) && statedSize > (1 << 20))); // a valid big file: slow
         Path replica = FuzzFiles.copyOf(null, root);
         try {
             Bounded.run(LIMIT, () -> {

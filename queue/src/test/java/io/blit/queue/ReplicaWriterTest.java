@@ -6,28 +6,29 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentHeader;
+import io.blit.queue.replica.RecordStream;
+import io.blit.queue.replica.ReplicaDivergedException;
+import io.blit.queue.replica.ReplicaInputException;
+import io.blit.queue.replica.ReplicaWriter;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.IntSupplier;
-import java.util.Random;
-import java.lang.foreign.ValueLayout;
-import java.util.List;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import io.blit.queue.replica.RecordStream;
-import io.blit.queue.replica.ReplicaWriter;
-import io.blit.queue.replica.ReplicaInputException;
-import io.blit.queue.replica.ReplicaDivergedException;
 
 /** {@link RecordStream} into {@link ReplicaWriter}: byte-identical files, resumption, refusals. */
 class ReplicaWriterTest {
@@ -234,7 +235,7 @@ class ReplicaWriterTest {
             ReplicaDivergedException another = assertThrows(ReplicaDivergedException.class, () -> writer.startFile(foreign));
             assertTrue(another.getMessage().contains("a replica of another queue"), another.getMessage());
             byte[] later = SegmentHeader.encode(64 << 10, 500, 1, 1, null);
-            byte[] laterCopy = Arrays.copyOf(later, SegmentHeader.DESCRIPTOR_OFFSET + 4);
+            byte[] laterCopy = Arrays.copyOf(later, SegmentFormat.DESCRIPTOR_OFFSET + 4);
             ReplicaDivergedException gap = assertThrows(ReplicaDivergedException.class, () -> writer.startFile(laterCopy));
             assertTrue(gap.getMessage().contains("expects index 10 next"), gap.getMessage());
         }
@@ -325,7 +326,7 @@ class ReplicaWriterTest {
         Path newest = SegmentFiles.path(replica, files[files.length - 1]);
         try (FileChannel channel = FileChannel.open(newest, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer word = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-            for (long at = SegmentHeader.RECORDS_START; at + 16 <= channel.size(); ) {
+            for (long at = SegmentFormat.RECORDS_START; at + 16 <= channel.size(); ) {
                 channel.read(word.clear(), at);
                 long value = word.getLong(0);
                 if (value == 0) {
@@ -340,7 +341,7 @@ class ReplicaWriterTest {
 
     private static byte[] headerOf(Path file) throws IOException {
         try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, SegmentHeader.HEADER_AREA, arena);
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, SegmentFormat.HEADER_AREA, arena);
             return SegmentHeader.copyOf(mapped, file);
         }
     }

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RetentionTest {
     static final QueueOptions SMALL = QueueRoundTripTest.SMALL;
     /** How many MarketData records a 64 KiB file holds: 358 (152-byte block, 8-byte time, 8-byte header word). */
-    static final int PER_FILE = (int) ((SMALL.segmentSize() - io.blit.queue.internal.SegmentHeader.RECORDS_START)
-            / io.blit.queue.internal.RecordHeader.messageRecordLength(new MarketData().byteSize()));
+    static final int PER_FILE = (int) ((SMALL.segmentSize() - io.blit.queue.internal.format.SegmentFormat.RECORDS_START)
+            / io.blit.queue.internal.format.RecordHeader.messageRecordLength(new MarketData().byteSize()));
     static final int MESSAGES = 2_000;
 
     @TempDir

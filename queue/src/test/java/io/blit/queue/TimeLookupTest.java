@@ -3,7 +3,7 @@ package io.blit.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Path;
@@ -13,10 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link BlitQueue#firstIndexAtOrAfter} against the brute force (every message read with its time): exact at, just
@@ -32,11 +32,11 @@ class TimeLookupTest {
     }
 
     @ParameterizedTest(name = "segment size {0}")
-    @ValueSource(longs = {SegmentHeader.MIN_SEGMENT_SIZE, 2 << 20})
+    @ValueSource(longs = {SegmentFormat.MIN_SEGMENT_SIZE, 2 << 20})
     void lookupsAreExactAcrossRollsAndCheckpointsWithRepeatedTimes(long segmentSize) {
         AtomicLong now = new AtomicLong(FormatV2SampleWriter.FIRST_TIME);
         QueueOptions options = QueueOptions.defaults().segmentSize(segmentSize).clock(now::get);
-        boolean small = segmentSize == SegmentHeader.MIN_SEGMENT_SIZE; // 25 records a file
+        boolean small = segmentSize == SegmentFormat.MIN_SEGMENT_SIZE; // 25 records a file
         int count = small ? 3_000 : 40_000; // 2 MiB files hold about 13,000 records: three checkpoints each
         try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class, options);
              Appender<MarketData> appender = queue.appender()) {

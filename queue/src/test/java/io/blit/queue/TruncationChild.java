@@ -1,7 +1,7 @@
 package io.blit.queue;
 
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -62,7 +62,7 @@ public final class TruncationChild {
     }
 
     static long position(long record) {
-        return SegmentHeader.RECORDS_START + record * RECORD;
+        return SegmentFormat.RECORDS_START + record * RECORD;
     }
 
     static boolean payloadCrossesPage(long p) {

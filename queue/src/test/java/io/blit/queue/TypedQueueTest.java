@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.SegmentFiles;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.replica.SourceFiles;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import io.blit.queue.replica.SourceFiles;
 
 /**
  * A queue of several message types: one order, a handler per type with one reused instance each, records of types
@@ -242,12 +243,12 @@ class TypedQueueTest {
             appender.append(message(0));
         }
         long position; // a committed record of type slot 5 after message 0, as a damaged or hostile file holds it
-        io.blit.queue.internal.SegmentHeader.Info info = SegmentFiles.readHeader(dir, 0);
-        try (io.blit.queue.internal.MappedSegment file = new io.blit.queue.internal.MappedSegment(info)) {
-            position = io.blit.queue.internal.SegmentHeader.RECORDS_START + 160;
-            long word = io.blit.queue.internal.RecordHeader.committed(
-                    io.blit.queue.internal.RecordHeader.claimed(1, 5, 152));
-            io.blit.queue.internal.RecordHeader.storeRelease(file.segment(), position, word);
+        io.blit.queue.internal.segment.SegmentHeader.Info info = SegmentFiles.readHeader(dir, 0);
+        try (io.blit.queue.internal.segment.MappedSegment file = new io.blit.queue.internal.segment.MappedSegment(info)) {
+            position = io.blit.queue.internal.format.SegmentFormat.RECORDS_START + 160;
+            long word = io.blit.queue.internal.format.RecordHeader.committed(
+                    io.blit.queue.internal.format.RecordHeader.claimed(1, 5, 152));
+            io.blit.queue.internal.format.RecordHeader.storeRelease(file.segment(), position, word);
         }
         try (BlitQueue<Object> queue = BlitQueue.open(dir, TWO, QueueRoundTripTest.SMALL);
              Tailer<Object> byHandler = queue.tailerFrom(1); Tailer<Object> byClass = queue.tailerFrom(1);
@@ -272,9 +273,9 @@ class TypedQueueTest {
         byte[] wire = TypeLayouts.of(layout).encode(); // format 2's table: the id and length before the descriptor
         assertEquals(java.util.Map.of(0, MarketData.class.getName()), TypeLayouts.decode(wire).classNames());
         assertEquals(4 + 8 + layout.encodedSize(), wire.length);
-        io.blit.queue.internal.SegmentHeader.Info header = io.blit.queue.internal.SegmentHeader.decode(
+        io.blit.queue.internal.segment.SegmentHeader.Info header = io.blit.queue.internal.segment.SegmentHeader.decode(
                 java.nio.file.Path.of("segment-00000000000000000000.blitq"),
-                io.blit.queue.internal.SegmentHeader.encode(1 << 16, 0, 1, 2, layout), 1 << 16, 0);
+                io.blit.queue.internal.segment.SegmentHeader.encode(1 << 16, 0, 1, 2, layout), 1 << 16, 0);
         assertEquals(1, header.version(), "a file of one class of id 0 is still format 1");
         assertEquals(layout, header.descriptor());
     }
@@ -303,17 +304,17 @@ class TypedQueueTest {
     @Test
     void aTypeTableLargerThanAFileHeaderIsRefusedSayingHowLarge() {
         io.blit.layout.LayoutDescriptor layout = new MarketData().layout().descriptor();
-        List<io.blit.queue.internal.FileType> table = new ArrayList<>();
+        List<io.blit.queue.internal.segment.FileType> table = new ArrayList<>();
         for (int id = 0; id < 40; id++) {
-            table.add(new io.blit.queue.internal.FileType(id, layout));
+            table.add(new io.blit.queue.internal.segment.FileType(id, layout));
         }
-        assertFalse(io.blit.queue.internal.SegmentHeader.fits(table));
+        assertFalse(io.blit.queue.internal.segment.SegmentHeader.fits(table));
         IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class,
-                () -> io.blit.queue.internal.SegmentHeader.encodeTypes(1 << 16, 0, 0, 0, table));
+                () -> io.blit.queue.internal.segment.SegmentHeader.encodeTypes(1 << 16, 0, 0, 0, table));
         assertTrue(tooLarge.getMessage().contains("the layouts of 40 message type(s) take "), tooLarge.getMessage());
         int fitting = (4096 - 4 - 56) / (8 + layout.encodedSize());
-        assertTrue(io.blit.queue.internal.SegmentHeader.fits(table.subList(0, fitting)), fitting + " types");
-        assertFalse(io.blit.queue.internal.SegmentHeader.fits(table.subList(0, fitting + 1)), fitting + 1 + " types");
+        assertTrue(io.blit.queue.internal.segment.SegmentHeader.fits(table.subList(0, fitting)), fitting + " types");
+        assertFalse(io.blit.queue.internal.segment.SegmentHeader.fits(table.subList(0, fitting + 1)), fitting + 1 + " types");
         System.out.println("a file header holds " + fitting + " layouts of " + layout.encodedSize() + " bytes");
     }
 

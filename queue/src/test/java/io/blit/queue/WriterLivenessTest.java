@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.WriterRegistry;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.writer.WriterRegistry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -97,8 +97,8 @@ class WriterLivenessTest {
             long record = RecordHeader.messageRecordLength(md.byteSize());
             // a record claimed under this JVM's pid number (a reader sharing the writer's pid), then one under its
             // parent's (a dead writer's pid now used by another live process): neither is a writer id held now
-            RecordWords.write(dir, SegmentHeader.RECORDS_START, claimed(ownPid, md));
-            RecordWords.write(dir, SegmentHeader.RECORDS_START + record, claimed(parentPid, md));
+            RecordWords.write(dir, SegmentFormat.RECORDS_START, claimed(ownPid, md));
+            RecordWords.write(dir, SegmentFormat.RECORDS_START + record, claimed(parentPid, md));
             assertEquals(2, appender.append(md.fillFor(2, 0)));
 
             try (Tailer<MarketData> tailer = queue.tailer()) {
@@ -111,8 +111,8 @@ class WriterLivenessTest {
                 assertEquals(2, md.securityId, "both dead claims stepped over");
                 assertEquals(Optional.empty(), tailer.pendingClaim());
             }
-            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(RecordWords.read(dir, SegmentHeader.RECORDS_START)));
-            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(RecordWords.read(dir, SegmentHeader.RECORDS_START + record)));
+            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(RecordWords.read(dir, SegmentFormat.RECORDS_START)));
+            assertEquals(RecordHeader.STATE_ABANDONED, RecordHeader.state(RecordWords.read(dir, SegmentFormat.RECORDS_START + record)));
         }
     }
 

@@ -1,8 +1,8 @@
 package io.blit.stress;
 
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordProtocol;
 
 /**
  * The claim of {@code Appender.append}, in the order it takes the record protocol's steps: the in-place claim of

@@ -3,11 +3,11 @@ package io.blit.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.Checkpoints;
+import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordProtocol;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -40,8 +40,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class CheckpointStress {
     /** A record position other than the records' start, so that slot 0's fallback reads an unrelated (empty) word. */
-    private static final long POSITION = SegmentHeader.RECORDS_START + 64;
-    private static final long ORDINAL = Checkpoints.INTERVAL;
+    private static final long POSITION = SegmentFormat.RECORDS_START + 64;
+    private static final long ORDINAL = SegmentFormat.CHECKPOINT_INTERVAL;
     private static final long WORD = RecordHeader.claimed(ProcessHandle.current().pid(), 16);
 
     private final SharedImages.Image image = SharedImages.acquire();

@@ -3,10 +3,10 @@ package io.blit.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordProtocol;
 import java.lang.foreign.MemorySegment;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -34,7 +34,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = FORBIDDEN, desc = "An ordinal owned twice or lost, a wrong position, or a header word overwritten.")
 @State
 public class ClaimStress {
-    private static final long START = SegmentHeader.RECORDS_START;
+    private static final long START = SegmentFormat.RECORDS_START;
     private static final int LENGTH_1 = 24;
     private static final int LENGTH_2 = 40;
     private static final long WORD_1 = RecordHeader.claimed(1, LENGTH_1);

@@ -3,9 +3,9 @@ package io.blit.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordProtocol;
 import java.lang.foreign.MemorySegment;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;

@@ -3,10 +3,10 @@ package io.blit.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordProtocol;
 import java.lang.foreign.MemorySegment;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -36,7 +36,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @State
 public class LayoutChangeEndStress {
     private static final long ORDINAL = 5;
-    private static final long POSITION = SegmentHeader.RECORDS_START + 5 * 32;
+    private static final long POSITION = SegmentFormat.RECORDS_START + 5 * 32;
     private static final long WORD_A = RecordHeader.claimed(1, 0, 24);
     private static final long PADDING_B = RecordHeader.padding(2);
 

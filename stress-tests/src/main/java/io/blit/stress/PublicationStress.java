@@ -4,11 +4,11 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.blit.core.BlockCopier;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordProtocol;
 import io.blit.tools.messages.MarketData;
-import io.blit.queue.internal.RecordCursor;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordProtocol;
-import io.blit.queue.internal.SegmentHeader;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jcstress.annotations.Actor;
@@ -43,7 +43,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 public class PublicationStress {
     private static final BlockCopier<MarketData> COPIER = BlockCopier.of(MarketData.class);
     private static final int LENGTH = (int) COPIER.byteSize();
-    private static final long POSITION = SegmentHeader.RECORDS_START;
+    private static final long POSITION = SegmentFormat.RECORDS_START;
     private static final long WORD = RecordHeader.claimed(ProcessHandle.current().pid(), LENGTH);
     /** Gives each state its own n (from 1: zeroed memory never looks like a whole record). */
     private static final AtomicLong NUMBERS = new AtomicLong();

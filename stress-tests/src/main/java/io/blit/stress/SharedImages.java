@@ -1,8 +1,8 @@
 package io.blit.stress;
 
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.MappedSegment;
+import io.blit.queue.internal.segment.SegmentHeader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class SharedImages {
     /** Bytes of one image: a whole segment file of the smallest size (header, checkpoints, one page of records). */
-    static final long IMAGE_SIZE = SegmentHeader.MIN_SEGMENT_SIZE;
+    static final long IMAGE_SIZE = SegmentFormat.MIN_SEGMENT_SIZE;
     /** Images that may be in use at once; running out throws, failing the test visibly. */
     static final int CAPACITY = 16_384;
     /** Bytes zeroed from the start of the checkpoint area on acquire: slots 0..15. */
@@ -85,8 +85,8 @@ final class SharedImages {
                     MappedSegment.view(INFO, READER_MAPPING.asSlice(offset, IMAGE_SIZE)));
         }
         MemorySegment segment = image.writer().segment();
-        segment.asSlice(SegmentHeader.RECORDS_START).fill((byte) 0);
-        segment.asSlice(Checkpoints.AREA_OFFSET, CHECKPOINT_BYTES_RESET).fill((byte) 0);
+        segment.asSlice(SegmentFormat.RECORDS_START).fill((byte) 0);
+        segment.asSlice(SegmentFormat.CHECKPOINT_AREA_OFFSET, CHECKPOINT_BYTES_RESET).fill((byte) 0);
         return image;
     }
 

@@ -363,8 +363,4 @@ public final class UnsafeAccess {
         }
         return UNSAFE.getByte(address) != 0;
     }
-
-    public static void putBoolean(long address, boolean value) {
-        putByte(address, value ? (byte) 1 : (byte) 0);
-    }
 }

@@ -1,11 +1,11 @@
 package io.blit.queue.replica;
 
 import io.blit.queue.QueueCorruptedException;
-import io.blit.queue.internal.FileModes;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.QuarantineMarker;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentTail;
+import io.blit.queue.internal.file.FileModes;
+import io.blit.queue.internal.record.SegmentTail;
+import io.blit.queue.internal.segment.MappedSegment;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.sidecar.QuarantineMarker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

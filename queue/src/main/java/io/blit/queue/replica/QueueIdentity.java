@@ -1,8 +1,8 @@
 package io.blit.queue.replica;
 
 import io.blit.queue.TermHistory;
-import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.TermHistoryFile;
+import io.blit.queue.internal.sidecar.ReplicaMarker;
+import io.blit.queue.internal.sidecar.TermHistoryFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -50,22 +50,6 @@ public final class QueueIdentity {
     public static UUID ofReplica(Path dir) {
         TermHistory history = TermHistoryFile.read(dir);
         return history == null ? null : history.queueId();
-    }
-
-    /**
-     * Records that the replica in {@code dir} holds the queue {@code queueId} of its source, which serves term 0 from
-     * index 0, if it holds no id yet; nothing if it holds one.
-     *
-     * @throws IllegalStateException if it holds another queue's id
-     * @throws UncheckedIOException  if it cannot be written
-     */
-    public static void adopt(Path dir, UUID queueId) {
-        String tag = ProcessHandle.current().pid() + "-" + Thread.currentThread().threadId();
-        TermHistory adopted = new TermHistory(queueId, List.of(new TermHistory.Term(0, 0, 0)));
-        UUID held = TermHistoryFile.createIfAbsent(dir, adopted, ownerOnly(dir), tag).queueId();
-        if (!held.equals(queueId)) {
-            throw new IllegalStateException("the replica in " + dir + " holds queue " + held + ", not " + queueId);
-        }
     }
 
     /**

@@ -4,12 +4,12 @@ import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueFencedException;
 import io.blit.queue.QueueOptions;
 import io.blit.queue.TermHistory;
-import io.blit.queue.internal.FenceFile;
-import io.blit.queue.internal.QuarantineMarker;
-import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.TermHistoryFile;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.sidecar.FenceFile;
+import io.blit.queue.internal.sidecar.QuarantineMarker;
+import io.blit.queue.internal.sidecar.ReplicaMarker;
+import io.blit.queue.internal.sidecar.TermHistoryFile;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -45,7 +45,7 @@ import java.util.UUID;
  */
 public final class QueueTerms {
     /** The highest term: a segment file's header records its term in a u32. */
-    public static final long MAX_TERM = SegmentHeader.MAX_FILE_TERM;
+    public static final long MAX_TERM = SegmentFormat.MAX_FILE_TERM;
     /**
      * The highest term replication takes from another copy of the queue, {@code MAX_TERM - 1}: a replica never takes,
      * and a source is never fenced to, a term above it, so every copy can still be promoted to a term above what it

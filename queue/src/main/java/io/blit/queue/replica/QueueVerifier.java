@@ -2,13 +2,13 @@ package io.blit.queue.replica;
 
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.QueueCorruptedException;
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.FileType;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.RecordWalk;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.RecordWalk;
+import io.blit.queue.internal.segment.FileType;
+import io.blit.queue.internal.segment.MappedSegment;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentHeader;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ public final class QueueVerifier {
                 continue;
             }
             if (expectedFirst >= 0 && first != expectedFirst) {
-                problems.add(new Problem(info.file(), SegmentHeader.FIRST_INDEX_OFFSET, first,
+                problems.add(new Problem(info.file(), SegmentFormat.FIRST_INDEX_OFFSET, first,
                         "the file starts at index " + first + " but the previous file's records end at index "
                                 + expectedFirst));
             }
@@ -86,15 +86,15 @@ public final class QueueVerifier {
     private static long verifyFile(MappedSegment file, boolean newest, List<Problem> problems) {
         SegmentHeader.Info info = file.info();
         MemorySegment bytes = file.segment();
-        long[] checkpoints = new long[Checkpoints.SLOTS];
-        long position = SegmentHeader.RECORDS_START;
+        long[] checkpoints = new long[SegmentFormat.CHECKPOINT_SLOTS];
+        long position = SegmentFormat.RECORDS_START;
         long ordinal = 0;
         long word;
         boolean broken = false;
         while (true) {
             long index = info.firstIndex() + ordinal;
-            long slot = ordinal >>> Checkpoints.INTERVAL_SHIFT;
-            if ((ordinal & (Checkpoints.INTERVAL - 1)) == 0 && slot < Checkpoints.SLOTS) {
+            long slot = ordinal >>> SegmentFormat.CHECKPOINT_INTERVAL_SHIFT;
+            if ((ordinal & (SegmentFormat.CHECKPOINT_INTERVAL - 1)) == 0 && slot < SegmentFormat.CHECKPOINT_SLOTS) {
                 checkpoints[(int) slot] = position;
             }
             try {
@@ -186,17 +186,17 @@ public final class QueueVerifier {
                                    List<Problem> problems) {
         SegmentHeader.Info info = file.info();
         long walked = reached >= 0 ? reached : Long.MAX_VALUE;
-        for (int k = 0; k < Checkpoints.SLOTS; k++) {
-            long offset = Checkpoints.AREA_OFFSET + (long) k * Integer.BYTES;
+        for (int k = 0; k < SegmentFormat.CHECKPOINT_SLOTS; k++) {
+            long offset = SegmentFormat.CHECKPOINT_AREA_OFFSET + (long) k * Integer.BYTES;
             long slot = Integer.toUnsignedLong(bytes.get(SLOT, offset));
             if (slot == 0) {
                 continue; // not written: its claimer has not got there, or died; readers use an earlier slot
             }
-            long ordinal = (long) k << Checkpoints.INTERVAL_SHIFT;
+            long ordinal = (long) k << SegmentFormat.CHECKPOINT_INTERVAL_SHIFT;
             long index = info.firstIndex() + ordinal;
             if (k == 0) {
                 problems.add(new Problem(info.file(), offset, -1, "checkpoint slot 0 holds " + slot
-                        + ": slot 0 is never written (the first record is at " + SegmentHeader.RECORDS_START + ")"));
+                        + ": slot 0 is never written (the first record is at " + SegmentFormat.RECORDS_START + ")"));
             } else if (reached >= 0 && ordinal >= reached) {
                 problems.add(new Problem(info.file(), offset, index, "checkpoint " + k + " holds position " + slot
                         + " for ordinal " + ordinal + ", but the file holds " + reached + " records"));

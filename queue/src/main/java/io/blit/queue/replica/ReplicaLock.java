@@ -1,9 +1,9 @@
 package io.blit.queue.replica;
 
-import io.blit.queue.internal.FileLocks;
-import io.blit.queue.internal.FileModes;
-import io.blit.queue.internal.ReplicaIdentity;
-import io.blit.queue.internal.ReplicaMarker;
+import io.blit.queue.internal.file.FileLocks;
+import io.blit.queue.internal.file.FileModes;
+import io.blit.queue.internal.sidecar.ReplicaIdentity;
+import io.blit.queue.internal.sidecar.ReplicaMarker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

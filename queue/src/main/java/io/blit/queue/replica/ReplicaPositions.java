@@ -1,8 +1,8 @@
 package io.blit.queue.replica;
 
-import io.blit.queue.internal.ConsumerFile;
-import io.blit.queue.internal.ConsumerSlots;
-import io.blit.queue.internal.WriterRegistry;
+import io.blit.queue.internal.sidecar.ConsumerFile;
+import io.blit.queue.internal.sidecar.ConsumerSlots;
+import io.blit.queue.internal.writer.WriterRegistry;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 

@@ -1,7 +1,7 @@
 package io.blit.queue.replica;
 
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.RecordHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.segment.MappedSegment;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 

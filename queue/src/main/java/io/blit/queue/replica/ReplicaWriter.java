@@ -2,16 +2,17 @@ package io.blit.queue.replica;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueCorruptedException;
-import io.blit.queue.internal.BlankSegmentPreparer;
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.MappedFaults;
-import io.blit.queue.internal.MappedSegment;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.ReplicaMarker;
-import io.blit.queue.internal.ReplicaResume;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
-import io.blit.queue.internal.WriterRegistry;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.Checkpoints;
+import io.blit.queue.internal.record.ReplicaResume;
+import io.blit.queue.internal.segment.BlankSegmentPreparer;
+import io.blit.queue.internal.segment.MappedFaults;
+import io.blit.queue.internal.segment.MappedSegment;
+import io.blit.queue.internal.segment.SegmentFiles;
+import io.blit.queue.internal.segment.SegmentHeader;
+import io.blit.queue.internal.sidecar.ReplicaMarker;
+import io.blit.queue.internal.writer.WriterRegistry;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -237,7 +238,7 @@ public final class ReplicaWriter implements AutoCloseable {
             file.close();
         }
         file = next;
-        position = SegmentHeader.RECORDS_START;
+        position = SegmentFormat.RECORDS_START;
         ordinal = 0;
         padded = false;
         nextIndex = first;
@@ -299,7 +300,7 @@ public final class ReplicaWriter implements AutoCloseable {
         MemorySegment segment = file.segment();
         requireEmptyWord(segment);
         if (padding) {
-            if (position == SegmentHeader.RECORDS_START) {
+            if (position == SegmentFormat.RECORDS_START) {
                 throw new ReplicaInputException("a padding word as the first record of file " + file.firstIndex()
                         + ": the queue would continue in the same file");
             }

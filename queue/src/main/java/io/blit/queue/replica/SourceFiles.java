@@ -2,8 +2,8 @@ package io.blit.queue.replica;
 
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueCorruptedException;
-import io.blit.queue.internal.FileHeaders;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.segment.FileHeaders;
+import io.blit.queue.internal.segment.SegmentHeader;
 
 /**
  * The segment-file headers of a source queue as a replica compares them: bytes as stored, the first index they state,

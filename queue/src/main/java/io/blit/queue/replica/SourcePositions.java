@@ -1,7 +1,8 @@
 package io.blit.queue.replica;
 
-import io.blit.queue.internal.ConsumerFile;
-import io.blit.queue.internal.ConsumerSlots;
+import io.blit.queue.internal.format.ConsumerFormat;
+import io.blit.queue.internal.sidecar.ConsumerFile;
+import io.blit.queue.internal.sidecar.ConsumerSlots;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ public final class SourcePositions implements AutoCloseable {
     /** {@link #kind}: a removed consumer; the slot keeps its name. */
     public static final int REMOVED = 3;
     /** The most bytes of a name, the length {@link #copyName} copies. */
-    public static final int NAME_BYTES = ConsumerSlots.MAX_NAME_LENGTH;
+    public static final int NAME_BYTES = ConsumerFormat.MAX_NAME_LENGTH;
 
     private final Path dir;
     private final Path file;

@@ -7,10 +7,9 @@ import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.MarketData;
 import io.blit.queue.QueueOptions;
-import io.blit.queue.internal.Checkpoints;
-import io.blit.queue.internal.RecordHeader;
-import io.blit.queue.internal.SegmentFiles;
-import io.blit.queue.internal.SegmentHeader;
+import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.segment.SegmentFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -44,7 +43,7 @@ class QueueVerifierBitFlipTest {
     private static final long SEGMENT = 1 << 20;
     private static final long RECORD = RecordHeader.messageRecordLength(144);
     /** A damaged header is named by its file and an offset in the header area (where its check failed). */
-    private static final int HEADER_AREA = SegmentHeader.HEADER_AREA;
+    private static final int HEADER_AREA = SegmentFormat.HEADER_AREA;
 
     @TempDir
     Path dir;
@@ -61,7 +60,7 @@ class QueueVerifierBitFlipTest {
         long[] firsts = SegmentFiles.list(dir);
         assertEquals(2, firsts.length, "two files");
         assertEquals(List.of(), QueueVerifier.verify(dir), "the intact queue");
-        long perFile = (SEGMENT - SegmentHeader.RECORDS_START) / RECORD;
+        long perFile = (SEGMENT - SegmentFormat.RECORDS_START) / RECORD;
         assertEquals(perFile, firsts[1], "file 0 is full");
         Path file0 = SegmentFiles.path(dir, 0);
         Path file1 = SegmentFiles.path(dir, firsts[1]);
@@ -81,9 +80,9 @@ class QueueVerifierBitFlipTest {
         }
 
         for (int i = 0; i < 2000; i++) {
-            int slot = i < 32 ? 1 : random.nextInt(Checkpoints.SLOTS); // every bit of the written slot, then a sample
+            int slot = i < 32 ? 1 : random.nextInt(SegmentFormat.CHECKPOINT_SLOTS); // every bit of the written slot, then a sample
             int bit = i < 32 ? i : random.nextInt(32);
-            long offset = Checkpoints.AREA_OFFSET + slot * 4L;
+            long offset = SegmentFormat.CHECKPOINT_AREA_OFFSET + slot * 4L;
             if (read(file0, offset, 4) == (1L << bit)) {
                 continue; // the written slot turned 0: "not written" (see the class comment)
             }
@@ -100,7 +99,7 @@ class QueueVerifierBitFlipTest {
             }
             Path file = index < perFile || padding ? file0 : file1; // the padding word: file 0's ordinal perFile
             long ordinal = index < perFile || padding ? index : index - perFile;
-            long position = SegmentHeader.RECORDS_START + ordinal * RECORD;
+            long position = SegmentFormat.RECORDS_START + ordinal * RECORD;
             flipAndExpect(file, wordByte(position, 8, bit), bit % 8, p -> p.file().equals(file)
                     && p.offset() == position && p.index() == index);
             flips++;
@@ -128,7 +127,7 @@ class QueueVerifierBitFlipTest {
     }
 
     private static int headerLength(Path file) throws IOException {
-        return (int) read(file, SegmentHeader.HEADER_LENGTH_OFFSET, 4, ByteOrder.LITTLE_ENDIAN);
+        return (int) read(file, SegmentFormat.HEADER_LENGTH_OFFSET, 4, ByteOrder.LITTLE_ENDIAN);
     }
 
     private static long read(Path file, long offset, int size) throws IOException {

@@ -1,6 +1,6 @@
 package io.blit.queue.replica;
 
-import io.blit.queue.internal.TermHistoryFile;
+import io.blit.queue.internal.sidecar.TermHistoryFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;

@@ -1,0 +1,427 @@
+package io.blit.queue.internal.sidecar;
+
+import static io.blit.queue.internal.format.ConsumerFormat.*;
+
+import io.blit.queue.internal.error.QueueErrors;
+import io.blit.queue.internal.file.ProcessIdentity;
+import io.blit.queue.internal.writer.WriterRegistry;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
+
+/**
+ * The slots of a mapped positions file ({@link ConsumerFile}) and the protocols on them: creating a named consumer's
+ * slot, claiming and releasing it, committing, listing, removing. Bytes specified in {@code docs/format.md} ("The
+ * positions file").
+ *
+ * <pre>
+ * slot k at 64 + 64k:
+ * +0   committed index  i64  the index of the last message the consumer committed; -1: none
+ * +8   holder           u64  the writer id ({@link WriterRegistry}) of the process whose tailer holds the name; 0: none
+ * +16  last commit      i64  epoch milliseconds of the last commit; 0: never
+ * +24  state word       u64  see below; published last
+ * +32  name             32 bytes, US-ASCII [A-Za-z0-9._-], zero-padded
+ *
+ * state word:
+ *  63 62 61                                 32 31                                 0
+ * +-----+-------------------------------------+-------------------------------------+
+ * |state| CLAIMING: 0                          |  CLAIMING: the claimer's writer id   |
+ * |     | READY, REMOVED: name length (30)    |  READY, REMOVED: CRC32C of the name  |
+ * +-----+-------------------------------------+-------------------------------------+
+ * state: 00 FREE (the whole slot is 0)  01 CLAIMING  10 READY  11 REMOVED
+ * </pre>
+ *
+ * <p><b>Creating a slot</b> (any threads and processes at once; no lock, no system call): every creator scans the
+ * slots from 0 and claims the first FREE one by a compare-and-set of its state word from 0 to CLAIMING with its
+ * writer id, writes the name, the initial committed index and a zero time with plain stores, then
+ * publishes the slot with a release store of the READY word. A creator that meets a CLAIMING slot waits until it is
+ * READY (or takes it over by compare-and-set if its claimer is dead: {@link WriterRegistry#isAlive}) and compares its name before going
+ * on. Slots are therefore used as a prefix (a FREE slot ends every scan), and a name is in at most one slot: every
+ * creator of a name looks at every used slot before it claims a free one. A REMOVED slot keeps its name and is
+ * reused only by that name, by the same compare-and-set.
+ *
+ * <p><b>Holding a name</b>: the holder word is changed only by compare-and-set: from 0 or from a dead process's
+ * identity to the opener's, and back to 0 on close. <b>Committing</b> is an opaque store of the time, then a release
+ * store of the committed index (one aligned 8-byte store: never torn); a reader's acquire load of the index sees at
+ * least that commit's time. The words are accessed through the mapping, so a commit is not a system call.
+ *
+ * <p><b>Format 1</b> (files of builds before writer ids) stored a {@link ProcessIdentity} (pid and start stamp) where
+ * format 2 stores a writer id. Such a file is listed as it is (its holders judged by {@link ProcessIdentity}); before
+ * a process holds a name in it, {@link #upgrade} makes it format 2.
+ *
+ * <p>Thread-safe (every shared word is accessed atomically); the mapping's arena decides which threads may use it.
+ */
+public final class ConsumerSlots {
+    /** How long a creator waits for a slot another live process is creating before it gives up. */
+    private static final long CLAIMING_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+
+    private final Path file;
+    private final MemorySegment segment;
+    private final int slots;
+    /** The directory's writer liveness: holders and claimers are writer ids (format 2). */
+    private final WriterRegistry writers;
+    /** The file's format version as mapped: 1 until {@link #upgrade}, then 2. */
+    private int version;
+
+    ConsumerSlots(Path file, MemorySegment segment, int slots, int version, WriterRegistry writers) {
+        this.file = file;
+        this.segment = segment;
+        this.slots = slots;
+        this.version = version;
+        this.writers = writers;
+    }
+
+    /** Whether the process {@code identity} (a holder or claimer word, state bits cleared) names is alive. */
+    public boolean isAlive(long identity) {
+        return version >= 2 ? writers.isAlive(identity) : ProcessIdentity.isAlive(identity);
+    }
+
+    /** The pid of the process {@code identity} names, for messages (0: unknown). */
+    public long pidOf(long identity) {
+        return version >= 2 ? writers.pidOf(identity) : ProcessIdentity.pid(identity);
+    }
+
+    /**
+     * Makes a format-1 file format 2 so that this process may hold names in it: every holder and claimer word of a
+     * dead process of an earlier build is cleared (its committed index and name stay), then the version and the
+     * header's CRC are rewritten. Idempotent, and safe while other processes of this build do the same.
+     *
+     * @throws IllegalStateException if a live process of an earlier build holds a name or is creating a slot (stop
+     *                               it first: it could not read a format-2 file)
+     */
+    public synchronized void upgrade() {
+        if (version >= 2) {
+            return;
+        }
+        for (int k = 0; k < slots; k++) {
+            long holder = holder(k);
+            long w = state(k);
+            long claimer = w >>> STATE_SHIFT == CLAIMING ? w & ~(3L << STATE_SHIFT) : 0;
+            for (long identity : new long[] {holder, claimer}) {
+                if (identity != 0 && ProcessIdentity.isAlive(identity)) {
+                    throw QueueErrors.consumerFileInUseByEarlierBuild(file, ProcessIdentity.pid(identity));
+                }
+            }
+            if (holder != 0) {
+                WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), holder, 0L);
+            }
+            if (claimer != 0) { // a dead creator's slot: claimer 0, never alive, so the next creator takes it over
+                WORD.compareAndSet(segment, offset(k, STATE_OFFSET), w, CLAIMING << STATE_SHIFT);
+            }
+        }
+        ConsumerFile.rewriteVersion(segment, 2);
+        version = 2;
+    }
+
+    /** A named consumer's slot as read now: its name, committed index, holder identity and last commit time. */
+    public record Entry(int slot, String name, long committed, long holder, long lastCommitMillis) {
+    }
+
+    /** The positions file's path. */
+    public Path file() {
+        return file;
+    }
+
+    /** The mapping of the whole file. */
+    MemorySegment segment() {
+        return segment;
+    }
+
+    /**
+     * The bytes of a consumer name: 1 to {@value #MAX_NAME_LENGTH} characters of {@code [A-Za-z0-9._-]}.
+     *
+     * @throws IllegalArgumentException naming the first offending character or the length
+     * @throws NullPointerException     if {@code name} is null
+     */
+    public static byte[] encodeName(String name) {
+        if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+            throw QueueErrors.badConsumerName(name, "it has " + name.length() + " characters");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')) {
+                throw QueueErrors.badConsumerName(name, String.format("character %d is '%c' (U+%04X)", i, c, (int) c));
+            }
+        }
+        return name.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The slot of the READY consumer {@code name}, or -1. */
+    public int find(byte[] name) {
+        long named = named(READY, name);
+        for (int k = 0; k < slots; k++) {
+            long w = state(k);
+            if (w == FREE) {
+                return -1; // slots are used as a prefix
+            }
+            if (w == named && nameEquals(k, name)) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** The slot of consumer {@code name}, READY or REMOVED (a removed name keeps its slot), or -1. */
+    public int findAny(byte[] name) {
+        long ready = named(READY, name);
+        long removed = named(REMOVED, name);
+        for (int k = 0; k < slots; k++) {
+            long w = state(k);
+            if (w == FREE) {
+                return -1;
+            }
+            if ((w == ready || w == removed) && nameEquals(k, name)) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** {@return how many slots are in use (not FREE): the used prefix, READY, REMOVED and CLAIMING alike} */
+    public int usedSlots() {
+        int k = 0;
+        while (k < slots && state(k) != FREE) {
+            k++;
+        }
+        return k;
+    }
+
+    /**
+     * The slot of consumer {@code name}, created READY with committed index {@code initialCommitted} if there is none
+     * (or revived so if it was REMOVED).
+     *
+     * @throws IllegalStateException if every slot is used by other names, or a live process has been creating a slot
+     *                               for longer than 10 s
+     */
+    public int findOrCreate(byte[] name, long initialCommitted, long me) {
+        requireFormat2();
+        long ready = named(READY, name);
+        long removed = named(REMOVED, name);
+        long claiming = (CLAIMING << STATE_SHIFT) | me;
+        for (int k = 0; k < slots; k++) {
+            long waitingSince = 0;
+            while (true) {
+                long w = state(k);
+                if (w == FREE || w == removed && nameEquals(k, name)
+                        || w >>> STATE_SHIFT == CLAIMING && !isAlive(w & ~(3L << STATE_SHIFT))) {
+                    if (WORD.compareAndSet(segment, offset(k, STATE_OFFSET), w, claiming)) {
+                        publish(k, name, initialCommitted, ready);
+                        return k;
+                    }
+                    continue; // another creator won: look at the slot again
+                }
+                if (w >>> STATE_SHIFT == CLAIMING) {
+                    waitingSince = waitForClaimer(k, w, waitingSince);
+                    continue;
+                }
+                if (w == ready && nameEquals(k, name)) {
+                    return k;
+                }
+                break; // another name's slot
+            }
+        }
+        throw QueueErrors.consumersFull(file, slots);
+    }
+
+    /** Writes a claimed slot's content, then publishes it READY; gives the slot back on failure. */
+    private void publish(int k, byte[] name, long initialCommitted, long ready) {
+        try {
+            MemorySegment.copy(new byte[MAX_NAME_LENGTH], 0, segment, ValueLayout.JAVA_BYTE, offset(k, NAME_OFFSET),
+                    MAX_NAME_LENGTH);
+            MemorySegment.copy(name, 0, segment, ValueLayout.JAVA_BYTE, offset(k, NAME_OFFSET), name.length);
+            WORD.setOpaque(segment, offset(k, TIME_OFFSET), 0L);
+            WORD.setOpaque(segment, offset(k, COMMITTED_OFFSET), initialCommitted);
+            WORD.setRelease(segment, offset(k, STATE_OFFSET), ready);
+        } catch (RuntimeException | Error e) {
+            WORD.setRelease(segment, offset(k, STATE_OFFSET), FREE); // nobody passes a CLAIMING slot of a live claimer
+            throw e;
+        }
+    }
+
+    /** Waits a little for the CLAIMING slot {@code k}; returns when the wait started. */
+    private long waitForClaimer(int k, long claimingWord, long since) {
+        long now = System.nanoTime();
+        if (since == 0) {
+            return now;
+        }
+        if (now - since > CLAIMING_TIMEOUT_NANOS) {
+            long claimer = claimingWord & ~(3L << STATE_SHIFT);
+            throw QueueErrors.consumerSlotStuck(file, offset(k, STATE_OFFSET), writers.describe(claimer));
+        }
+        if (now - since < 100_000) {
+            Thread.onSpinWait();
+        } else {
+            LockSupport.parkNanos(50_000);
+        }
+        return since;
+    }
+
+    /** Whether slot {@code k} is READY and holds {@code name}. */
+    public boolean isReady(int k, byte[] name) {
+        return state(k) == named(READY, name) && nameEquals(k, name);
+    }
+
+    /** Acquire load of slot {@code k}'s holder word (0: none). */
+    public long holder(int k) {
+        return (long) WORD.getAcquire(segment, offset(k, HOLDER_OFFSET));
+    }
+
+    /**
+     * Claims slot {@code k} of consumer {@code name} for this process: a compare-and-set of its holder word from 0, or
+     * from the identity of a process that is no longer alive, to this process's identity.
+     *
+     * @throws io.blit.queue.ConsumerHeldException if a live process holds it, this one included
+     */
+    public void claim(int k, String name, long me) {
+        requireFormat2();
+        while (true) {
+            long holder = holder(k);
+            if (holder == me || holder != 0 && isAlive(holder)) {
+                throw QueueErrors.consumerHeld(file.getParent(), name, pidOf(holder), holder == me);
+            }
+            if (WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), holder, me)) {
+                return;
+            }
+        }
+    }
+
+    /** Releases slot {@code k} if writer {@code me} holds it: a compare-and-set of its holder word back to 0. */
+    public void release(int k, long me) {
+        WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), me, 0L);
+    }
+
+    private void requireFormat2() {
+        if (version < 2) {
+            throw new IllegalStateException("the positions file " + file + " is of format 1: upgrade() it first");
+        }
+    }
+
+    /** Acquire load of slot {@code k}'s committed index. */
+    public long committed(int k) {
+        return (long) WORD.getAcquire(segment, offset(k, COMMITTED_OFFSET));
+    }
+
+    /** Opaque load of slot {@code k}'s last commit time (epoch ms; 0: never). */
+    public long lastCommitMillis(int k) {
+        return (long) WORD.getOpaque(segment, offset(k, TIME_OFFSET));
+    }
+
+    /** The commit: an opaque store of {@code epochMillis}, then a release store of {@code index}. */
+    public void commit(int k, long index, long epochMillis) {
+        WORD.setOpaque(segment, offset(k, TIME_OFFSET), epochMillis);
+        WORD.setRelease(segment, offset(k, COMMITTED_OFFSET), index);
+    }
+
+    /** Forces slot {@code k}'s page of the mapping to storage ({@link MemorySegment#force}: an msync). */
+    public void force(int k) {
+        segment.asSlice(offset(k, 0), ConsumerFile.SLOT_SIZE).force();
+    }
+
+    /**
+     * Marks the READY slot {@code k} of {@code name}, which the caller holds, REMOVED.
+     *
+     * @return false if it was no longer READY with that name
+     */
+    public boolean markRemoved(int k, byte[] name) {
+        return WORD.compareAndSet(segment, offset(k, STATE_OFFSET), named(READY, name), named(REMOVED, name));
+    }
+
+    /**
+     * Every READY slot, in slot order, as read now (each word with acquire).
+     *
+     * @throws io.blit.queue.QueueCorruptedException if a slot's name is invalid or does not match its CRC
+     */
+    public List<Entry> entries() {
+        List<Entry> entries = new ArrayList<>();
+        for (int k = 0; k < slots; k++) {
+            long w = state(k);
+            if (w == FREE) {
+                break;
+            }
+            if (w >>> STATE_SHIFT == READY) {
+                entries.add(new Entry(k, checkedName(k, w), committed(k), holder(k), lastCommitMillis(k)));
+            }
+        }
+        return entries;
+    }
+
+    /** The name of READY or REMOVED slot {@code k} with state word {@code w}, checked against the word. */
+    private String checkedName(int k, long w) {
+        int length = (int) ((w >>> 32) & ((1L << 30) - 1));
+        long at = offset(k, NAME_OFFSET);
+        if (length < 1 || length > MAX_NAME_LENGTH) {
+            throw QueueErrors.badConsumerSlot(file, offset(k, STATE_OFFSET), "name length " + length);
+        }
+        byte[] bytes = segment.asSlice(at, length).toArray(ValueLayout.JAVA_BYTE);
+        String name = new String(bytes, StandardCharsets.US_ASCII);
+        if ((int) w != crc(bytes)) {
+            throw QueueErrors.badConsumerSlot(file, at, String.format("name \"%s\" does not match its CRC32C %08x",
+                    name, (int) w));
+        }
+        try {
+            encodeName(name);
+        } catch (IllegalArgumentException e) {
+            throw QueueErrors.badConsumerSlot(file, at, e.getMessage());
+        }
+        return name;
+    }
+
+    private boolean nameEquals(int k, byte[] name) {
+        long at = offset(k, NAME_OFFSET);
+        for (int i = 0; i < name.length; i++) {
+            if (segment.get(ValueLayout.JAVA_BYTE, at + i) != name[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@return the number of slots of the file} */
+    public int slotCount() {
+        return slots;
+    }
+
+    /**
+     * Acquire load of slot {@code k}'s state word (FREE, CLAIMING, READY or REMOVED in its top two bits: see the class
+     * comment); a scan of the used prefix stops at the first FREE (0) word.
+     */
+    public long stateWord(int k) {
+        return state(k);
+    }
+
+    /**
+     * Copies the {@value #MAX_NAME_LENGTH} name bytes of slot {@code k} (the name, zero-padded) to {@code into} at
+     * {@code offset}: one bulk copy, nothing allocated. The name is as stored, unchecked (its length and CRC32C are
+     * in the state word).
+     */
+    public void copyName(int k, MemorySegment into, long offset) {
+        MemorySegment.copy(segment, offset(k, NAME_OFFSET), into, offset, MAX_NAME_LENGTH);
+    }
+
+    /** The READY or REMOVED state word of {@code name}. */
+    private static long named(long state, byte[] name) {
+        return state << STATE_SHIFT | (long) name.length << 32 | Integer.toUnsignedLong(crc(name));
+    }
+
+    private static int crc(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length);
+        return (int) crc.getValue();
+    }
+
+    private long state(int k) {
+        return (long) WORD.getAcquire(segment, offset(k, STATE_OFFSET));
+    }
+
+    private static long offset(int k, int field) {
+        return ConsumerFile.HEADER_LENGTH + (long) k * ConsumerFile.SLOT_SIZE + field;
+    }
+}
