@@ -182,8 +182,9 @@ public final class BlockReader<T> {
         try {
             return GeneratedTranslators.cached(copier.layout(), writerOffsets, swap);
         } catch (IllegalAccessException e) {
-            // Cannot happen for a copier that has generated code of its own (same class, same access); kept safe.
-            return null;
+            // A copier with generated code of its own was defined with this very access: a failure here is a bug.
+            throw new IllegalStateException("cannot define a translator for " + copier.layout().type().getName()
+                    + " with the access its copier was generated with", e);
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.Objects;
  *
  * <p>Unchecked (an {@link IllegalStateException}): the state of the queue's consumers, which may change.
  */
-public final class ConsumerHeldException extends IllegalStateException {
+public final class ConsumerHeldException extends QueueException {
     private static final long serialVersionUID = 1L;
 
     /** The consumer's name. */
@@ -26,7 +26,7 @@ public final class ConsumerHeldException extends IllegalStateException {
      * @param holderPid the pid of the live process that holds it
      */
     public ConsumerHeldException(String message, String consumer, long holderPid) {
-        super(message);
+        super(Category.HELD, message);
         this.consumer = Objects.requireNonNull(consumer, "consumer");
         this.holderPid = holderPid;
     }

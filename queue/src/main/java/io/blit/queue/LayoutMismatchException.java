@@ -7,7 +7,7 @@ package io.blit.queue;
  * queue refuses. For a layout difference the message is {@link io.blit.layout.LayoutComparison#report()}:
  * one line per differing field.
  */
-public final class LayoutMismatchException extends IllegalStateException {
+public final class LayoutMismatchException extends QueueException {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -16,6 +16,6 @@ public final class LayoutMismatchException extends IllegalStateException {
      * @param message the explanation, e.g. a {@code LayoutComparison} report naming the file
      */
     public LayoutMismatchException(String message) {
-        super(message);
+        super(Category.REFUSED, message);
     }
 }

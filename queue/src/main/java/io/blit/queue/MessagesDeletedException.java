@@ -14,7 +14,7 @@ import java.util.Objects;
  *
  * <p>Unchecked (an {@link IllegalStateException}): the state of the queue's files.
  */
-public final class MessagesDeletedException extends IllegalStateException {
+public final class MessagesDeletedException extends QueueException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path directory;
@@ -45,7 +45,7 @@ public final class MessagesDeletedException extends IllegalStateException {
      * @param consumer       the named consumer that wanted them, or null for a tailer without a name
      */
     public MessagesDeletedException(Path directory, long firstMissing, long firstAvailable, String consumer) {
-        super("messages [" + firstMissing + ", " + firstAvailable + ") of queue " + Objects.requireNonNull(directory, "directory")
+        super(Category.DELETED, "messages [" + firstMissing + ", " + firstAvailable + ") of queue " + Objects.requireNonNull(directory, "directory")
                 + " were deleted by retention before " + (consumer == null ? "they were read" : "consumer " + consumer
                 + " read them") + "; the oldest message left is " + firstAvailable);
         this.directory = directory;

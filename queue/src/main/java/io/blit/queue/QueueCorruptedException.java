@@ -12,7 +12,7 @@ import java.util.Objects;
  * caller cannot fix by retrying; the I/O failures of the file system itself stay {@link java.io.IOException}s
  * wrapped in {@link java.io.UncheckedIOException}.
  */
-public final class QueueCorruptedException extends IllegalStateException {
+public final class QueueCorruptedException extends QueueException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path file;
@@ -27,7 +27,24 @@ public final class QueueCorruptedException extends IllegalStateException {
      * @param problem what is wrong there
      */
     public QueueCorruptedException(Path file, long offset, String problem) {
-        super("corrupt queue file " + Objects.requireNonNull(file, "file") + " at byte " + offset + ": " + problem);
+        super(Category.CORRUPT, "corrupt queue file " + Objects.requireNonNull(file, "file") + " at byte " + offset
+                + ": " + problem);
+        this.file = file;
+        this.offset = offset;
+    }
+
+    /**
+     * An exception for the problem {@code problem} found at {@code offset} in {@code file}, found by a decoder that
+     * threw {@code cause}.
+     *
+     * @param file    the segment file
+     * @param offset  byte offset from the start of the file
+     * @param problem what is wrong there
+     * @param cause   the decoder's exception, kept for its stack trace
+     */
+    public QueueCorruptedException(Path file, long offset, String problem, Throwable cause) {
+        super(Category.CORRUPT, "corrupt queue file " + Objects.requireNonNull(file, "file") + " at byte " + offset
+                + ": " + problem, cause);
         this.file = file;
         this.offset = offset;
     }

@@ -10,7 +10,7 @@ import java.nio.file.Path;
  *
  * <p>Immutable; thread-safe.
  */
-public final class QueueFencedException extends IllegalStateException {
+public final class QueueFencedException extends QueueException {
     private static final long serialVersionUID = 1L;
 
     /** The term the refused appender writes in. */
@@ -26,7 +26,7 @@ public final class QueueFencedException extends IllegalStateException {
      * @param newTerm the term the directory knows of, above {@code term}
      */
     public QueueFencedException(Path dir, long term, long newTerm) {
-        super("queue " + dir + " is fenced: its appenders write in term " + term + ", and term " + newTerm
+        super(Category.FENCED, "queue " + dir + " is fenced: its appenders write in term " + term + ", and term " + newTerm
                 + " has begun on a new primary; nothing was appended: follow the new primary (append there, and"
                 + " start this node as its replica with replicate follow --rejoin)");
         this.term = term;

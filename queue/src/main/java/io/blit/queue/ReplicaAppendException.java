@@ -7,7 +7,7 @@ package io.blit.queue;
  * (docs/failover.md): a former primary that rejoins a newer one is a replica too, and promoted it would be a second
  * primary.
  */
-public final class ReplicaAppendException extends IllegalStateException {
+public final class ReplicaAppendException extends QueueException {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -16,6 +16,6 @@ public final class ReplicaAppendException extends IllegalStateException {
      * @param message the explanation, naming the replica and its source
      */
     public ReplicaAppendException(String message) {
-        super(message);
+        super(Category.REFUSED, message);
     }
 }

@@ -32,5 +32,10 @@ public enum DropReason {
      */
     OVER_LIMIT,
     /** A handshake whose challenge was not answered in time (its publication is closed). */
-    UNANSWERED
+    UNANSWERED,
+    /**
+     * A well-formed SUBSCRIBE whose data endpoint Aeron refused a publication to (e.g. a host name that does not
+     * resolve): the request is dropped; its replica asks again after its source timeout.
+     */
+    UNREACHABLE
 }

@@ -46,7 +46,7 @@ public record NodeStatus(UUID queueId, long term, long endIndex, Role role) {
                 throw new IllegalArgumentException("no queue in " + dir);
             }
         } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("no queue directory " + dir + " (" + e.getMessage() + ")");
+            throw new IllegalArgumentException("no queue directory " + dir + " (" + e.getMessage() + ")", e);
         }
         QueueTerms.Status status = QueueTerms.status(dir);
         return new NodeStatus(status.queueId(), status.term(), status.endIndex(), Role.valueOf(status.role().name()));

@@ -71,7 +71,7 @@ final class PositionsSender implements AutoCloseable {
         } catch (RuntimeException e) {
             broken = true;
             LOG.log(System.Logger.Level.WARNING, "the positions file of " + dir + " cannot be read; this session"
-                    + " sends no consumer positions: " + e.getMessage());
+                    + " sends no consumer positions", e);
             return false;
         }
         sentState = new long[positions.slotCount()];

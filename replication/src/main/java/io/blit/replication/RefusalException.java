@@ -15,4 +15,14 @@ public final class RefusalException extends RuntimeException {
     public RefusalException(String message) {
         super(message);
     }
+
+    /**
+     * An exception with the message {@code message}, caused by {@code cause}.
+     *
+     * @param message why the handshake was refused, naming what differs
+     * @param cause   the exception that found it, kept for its stack trace
+     */
+    public RefusalException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -276,8 +276,8 @@ public final class ReplicationSource implements AutoCloseable {
         try {
             publication = connection.aeron().addExclusivePublication(
                     Endpoint.udp(endpoint) + "|mtu=" + options.mtu(), AeronConnection.DATA_STREAM);
-        } catch (RuntimeException e) { // e.g. a host name that does not resolve
-            drops.count(DropReason.MALFORMED, peerOf(header));
+        } catch (RuntimeException e) { // e.g. a host name that does not resolve: not the request's form
+            drops.count(DropReason.UNREACHABLE, peerOf(header));
             return;
         }
         recentNonces.add(request.replicaId(), request.nonce()); // only now: a request dropped above may come again

@@ -42,7 +42,7 @@ final class SourceHandshake {
             try {
                 expected = TypeLayouts.decode(request.expectedDescriptor());
             } catch (IllegalArgumentException e) {
-                throw new RefusalException("the replica's expected layouts do not decode: " + e.getMessage());
+                throw new RefusalException("the replica's expected layouts do not decode: " + e.getMessage(), e);
             }
             TypeLayouts held = TypeLayouts.ofNewestFile(queue);
             if (held.raw() && !expected.raw()) {

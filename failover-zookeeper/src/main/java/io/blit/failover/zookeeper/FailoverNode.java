@@ -369,7 +369,7 @@ public final class FailoverNode implements AutoCloseable {
                 superviseAsPrimary(serving);
             } catch (Exception e) {
                 // ZooKeeper unreachable (the connection listener fences) or busy: the next tick tries again
-                LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " cannot check the group's znodes: " + e);
+                LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " cannot check the group's znodes", e);
             }
             return;
         }
@@ -461,7 +461,7 @@ public final class FailoverNode implements AutoCloseable {
             followLeader();
         } catch (Exception e) {
             // a replica moving files (a quarantine) or ZooKeeper unreachable: the next tick tries again
-            LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " tick: " + e);
+            LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " tick failed; the next tick tries again", e);
         }
     }
 

@@ -345,6 +345,10 @@ public final class QueueErrors {
         return new QueueCorruptedException(file, offset, "consumer slot: " + problem);
     }
 
+    public static QueueCorruptedException badConsumerSlot(Path file, long offset, IllegalArgumentException problem) {
+        return new QueueCorruptedException(file, offset, "consumer slot: " + problem.getMessage(), problem);
+    }
+
     public static MessagesDeletedException messagesDeleted(MessagesDeletedException deleted, String consumer) {
         MessagesDeletedException named = new MessagesDeletedException(deleted.directory(), deleted.firstMissing(),
                 deleted.firstAvailable(), consumer);

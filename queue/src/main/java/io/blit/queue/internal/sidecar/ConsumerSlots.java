@@ -369,7 +369,7 @@ public final class ConsumerSlots {
         try {
             encodeName(name);
         } catch (IllegalArgumentException e) {
-            throw QueueErrors.badConsumerSlot(file, at, e.getMessage());
+            throw QueueErrors.badConsumerSlot(file, at, e);
         }
         return name;
     }

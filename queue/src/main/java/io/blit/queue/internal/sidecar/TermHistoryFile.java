@@ -150,13 +150,13 @@ public final class TermHistoryFile {
             try {
                 terms.add(new TermHistory.Term(in.getLong(at), in.getLong(at + 8), in.getLong(at + 16)));
             } catch (IllegalArgumentException e) {
-                throw new QueueCorruptedException(file, at, e.getMessage());
+                throw new QueueCorruptedException(file, at, e.getMessage(), e);
             }
         }
         try {
             return new TermHistory(id, terms);
         } catch (IllegalArgumentException e) {
-            throw new QueueCorruptedException(file, HEADER_LENGTH, e.getMessage());
+            throw new QueueCorruptedException(file, HEADER_LENGTH, e.getMessage(), e);
         }
     }
 
