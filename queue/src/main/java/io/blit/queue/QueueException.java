@@ -34,6 +34,7 @@ public abstract sealed class QueueException extends IllegalStateException permit
         DELETED
     }
 
+    /** What kind of refusal this is. */
     private final Category category;
 
     QueueException(Category category, String message) {

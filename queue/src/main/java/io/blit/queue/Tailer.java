@@ -9,7 +9,7 @@ import io.blit.queue.internal.error.QueueErrors;
 import io.blit.queue.internal.format.RecordHeader;
 import io.blit.queue.internal.record.RecordCursor;
 import io.blit.queue.internal.record.RecordProtocol;
-import io.blit.queue.internal.record.RecordWalk;
+import io.blit.queue.internal.record.RecordStep;
 import io.blit.queue.internal.segment.MappedFaults;
 import io.blit.queue.internal.segment.MappedSegment;
 import io.blit.queue.internal.segment.Pretouch;
@@ -381,8 +381,8 @@ public final class Tailer<T> implements QueueReader<T> {
         ensureOpen();
         try {
             walker.ensureMapped(cursor);
-            long word = RecordWalk.wordAt(cursor.file(), cursor.position());
-            if (word == RecordWalk.FILE_END || word == 0 || RecordHeader.state(word) != RecordHeader.STATE_CLAIMED) {
+            long word = RecordStep.wordAt(cursor.file(), cursor.position());
+            if (word == RecordStep.FILE_END || word == 0 || RecordHeader.state(word) != RecordHeader.STATE_CLAIMED) {
                 return java.util.Optional.empty();
             }
             int version = cursor.file().info().version();

@@ -4,7 +4,7 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.internal.format.RecordHeader;
 import io.blit.queue.internal.format.SegmentFormat;
-import io.blit.queue.internal.record.RecordWalk;
+import io.blit.queue.internal.record.RecordStep;
 import io.blit.queue.internal.segment.FileType;
 import io.blit.queue.internal.segment.MappedSegment;
 import io.blit.queue.internal.segment.SegmentFiles;
@@ -98,14 +98,14 @@ public final class QueueVerifier {
                 checkpoints[(int) slot] = position;
             }
             try {
-                word = RecordWalk.wordAt(file, position);
+                word = RecordStep.wordAt(file, position);
             } catch (QueueCorruptedException e) {
                 problems.add(problem(e, index));
                 broken = true;
                 word = 0;
                 break;
             }
-            if (word == 0 || RecordWalk.endsFile(word)) {
+            if (word == 0 || RecordStep.endsFile(word)) {
                 break;
             }
             String bad = badRecord(file, word);
@@ -126,7 +126,7 @@ public final class QueueVerifier {
                     problems.add(new Problem(info.file(), position, end, "the file's records end with an empty word"
                             + " (no padding word, not the file's end), but a later file follows it"));
                 }
-            } else if (word != RecordWalk.FILE_END) {
+            } else if (word != RecordStep.FILE_END) {
                 checkZeros(file, position, position + RecordHeader.LENGTH, end, problems);
             }
         }

@@ -8,7 +8,7 @@ import io.blit.queue.internal.directory.SegmentDirectory;
 import io.blit.queue.internal.error.QueueErrors;
 import io.blit.queue.internal.format.RecordHeader;
 import io.blit.queue.internal.record.RecordCursor;
-import io.blit.queue.internal.record.RecordWalk;
+import io.blit.queue.internal.record.RecordStep;
 import io.blit.queue.internal.segment.FileCheck;
 import io.blit.queue.internal.segment.MappedSegment;
 import io.blit.queue.internal.segment.SegmentHeader;
@@ -163,8 +163,8 @@ public final class RecordStream implements AutoCloseable {
                 paddingReturned = false;
                 return FILE;
             }
-            long w = RecordWalk.next(cursor, true, walker.claims());
-            if (w == RecordWalk.FILE_END) {
+            long w = RecordStep.next(cursor, true, walker.claims());
+            if (w == RecordStep.FILE_END) {
                 paddingReturned = true; // no room for a word: roll as after a padding word, which is not reported
                 continue;
             }
@@ -193,8 +193,8 @@ public final class RecordStream implements AutoCloseable {
         long end = start + firstLength;
         int count = 1;
         while (true) {
-            long w = RecordWalk.wordAt(file, end); // acquire: the record's bytes are visible
-            if (w == 0 || RecordWalk.endsFile(w) || !RecordHeader.isFinal(w)) {
+            long w = RecordStep.wordAt(file, end); // acquire: the record's bytes are visible
+            if (w == 0 || RecordStep.endsFile(w) || !RecordHeader.isFinal(w)) {
                 break;
             }
             long next = end + RecordHeader.recordLength(RecordHeader.length(w));

@@ -8,7 +8,7 @@ import io.blit.queue.internal.format.SegmentFormat;
 import io.blit.queue.internal.record.Checkpoints;
 import io.blit.queue.internal.record.ClaimWatch;
 import io.blit.queue.internal.record.RecordCursor;
-import io.blit.queue.internal.record.RecordWalk;
+import io.blit.queue.internal.record.RecordStep;
 import io.blit.queue.internal.segment.MappedSegment;
 import io.blit.queue.internal.segment.SegmentFiles;
 import java.nio.file.Files;
@@ -16,7 +16,7 @@ import java.nio.file.Path;
 
 /**
  * The reader's side of the record protocol for a tailer and a record stream: runs the record walk
- * ({@link RecordWalk}) with its {@link RecordCursor} over the queue's files, to a start index when the tailer is
+ * ({@link RecordStep}) with its {@link RecordCursor} over the queue's files, to a start index when the tailer is
  * created ({@link #seek}) and then from one COMMITTED record to the next ({@link #advance}): over ABANDONED records,
  * across files (at a padding word or the end of a file, once the next file exists), passing the claims of dead
  * writers after the queue's abandon grace ({@link ClaimWatch}: marked ABANDONED, or stepped over in a read-only
@@ -69,7 +69,7 @@ public final class RecordWalker {
         }
     }
 
-    private static RecordCursor seek(SegmentDirectory files, long target, RecordWalk.Claims atEnd) {
+    private static RecordCursor seek(SegmentDirectory files, long target, RecordStep.Claims atEnd) {
         long[] firsts = files.firsts();
         int at = target == Long.MAX_VALUE ? firsts.length - 1 : SegmentFiles.fileHolding(firsts, target);
         if (at < 0) {
@@ -100,17 +100,17 @@ public final class RecordWalker {
      *
      * @return true if the walk went on past the end of the file (the target is in a later file)
      */
-    private static boolean walkTo(RecordCursor walk, long target, RecordWalk.Claims atEnd) {
+    private static boolean walkTo(RecordCursor walk, long target, RecordStep.Claims atEnd) {
         MappedSegment file = walk.file();
         boolean toEnd = target == Long.MAX_VALUE;
         int checkpoint = Checkpoints.nearest(file.segment(), toEnd ? target : target - walk.firstIndex());
         walk.moveTo(Checkpoints.verifiedPosition(file, checkpoint), (long) checkpoint << SegmentFormat.CHECKPOINT_INTERVAL_SHIFT);
         while (walk.index() < target) {
-            long word = RecordWalk.next(walk, true, toEnd ? atEnd : RecordWalk.STOP_AT_CLAIMS);
+            long word = RecordStep.next(walk, true, toEnd ? atEnd : RecordStep.STOP_AT_CLAIMS);
             if (word == 0) {
                 return false;
             }
-            if (RecordWalk.endsFile(word)) {
+            if (RecordStep.endsFile(word)) {
                 return true;
             }
             if (toEnd && RecordHeader.state(word) == RecordHeader.STATE_CLAIMED) {
@@ -144,11 +144,11 @@ public final class RecordWalker {
     public int advance(RecordCursor cursor) {
         ensureMapped(cursor);
         while (true) {
-            long word = RecordWalk.next(cursor, false, claims);
+            long word = RecordStep.next(cursor, false, claims);
             if (word == 0) {
                 return -1;
             }
-            if (RecordWalk.endsFile(word)) {
+            if (RecordStep.endsFile(word)) {
                 if (!roll(cursor)) {
                     return -1;
                 }
@@ -162,7 +162,7 @@ public final class RecordWalker {
     }
 
     /** What the walk does at a CLAIMED record: waits out the abandon grace, then passes a dead writer's claim. */
-    public RecordWalk.Claims claims() {
+    public RecordStep.Claims claims() {
         return claims;
     }
 

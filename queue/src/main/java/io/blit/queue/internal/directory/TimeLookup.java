@@ -6,8 +6,8 @@ import io.blit.queue.internal.format.SegmentFormat;
 import io.blit.queue.internal.record.Checkpoints;
 import io.blit.queue.internal.record.ClaimWatch;
 import io.blit.queue.internal.record.RecordCursor;
+import io.blit.queue.internal.record.RecordStep;
 import io.blit.queue.internal.record.RecordTimes;
-import io.blit.queue.internal.record.RecordWalk;
 import io.blit.queue.internal.segment.MappedSegment;
 import io.blit.queue.internal.segment.SegmentFiles;
 import java.nio.file.Files;
@@ -68,13 +68,13 @@ public final class TimeLookup {
                 if (fileFirst == first) {
                     moveToCheckpointBefore(walk, epochNanos);
                 }
-                RecordWalk.Claims claims = ClaimWatch.stepOverDead(files.writers());
+                RecordStep.Claims claims = ClaimWatch.stepOverDead(files.writers());
                 while (true) {
-                    long word = RecordWalk.next(walk, false, claims);
+                    long word = RecordStep.next(walk, false, claims);
                     if (word == 0 || RecordHeader.state(word) == RecordHeader.STATE_CLAIMED) {
                         return walk.index(); // the end of the queue, or a claim of a live writer
                     }
-                    if (RecordWalk.endsFile(word)) {
+                    if (RecordStep.endsFile(word)) {
                         break;
                     }
                     if (RecordTimes.timeOf(walk) >= epochNanos) {
@@ -99,7 +99,7 @@ public final class TimeLookup {
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             walk.moveTo(Checkpoints.position(file, mid), (long) mid << SegmentFormat.CHECKPOINT_INTERVAL_SHIFT);
-            long word = RecordWalk.wordAt(file, walk.position());
+            long word = RecordStep.wordAt(file, walk.position());
             boolean older = RecordHeader.state(word) == RecordHeader.STATE_COMMITTED && !RecordHeader.isPadding(word)
                     && RecordTimes.timeOf(walk) < epochNanos;
             if (older) {

@@ -103,8 +103,8 @@ public final class Checkpoints {
         long at = position(file, from);
         long ordinal = (long) from << CHECKPOINT_INTERVAL_SHIFT;
         while (ordinal < target && at < position) {
-            long word = RecordWalk.wordAt(file, at);
-            if (word == 0 || RecordWalk.endsFile(word)) {
+            long word = RecordStep.wordAt(file, at);
+            if (word == 0 || RecordStep.endsFile(word)) {
                 break;
             }
             at += RecordHeader.recordLength(RecordHeader.length(word));

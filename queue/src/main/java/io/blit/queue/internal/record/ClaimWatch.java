@@ -5,7 +5,7 @@ import io.blit.queue.internal.writer.WriterLiveness;
 import io.blit.queue.internal.writer.WriterRegistry;
 
 /**
- * How a reader that waits on records treats a CLAIMED one ({@link RecordWalk.Claims}): a claim is normally committed
+ * How a reader that waits on records treats a CLAIMED one ({@link RecordStep.Claims}): a claim is normally committed
  * within microseconds, so its writer's liveness ({@link WriterLiveness}, a system call) is checked only once the
  * same claim has stayed unchanged for the abandon grace, and again at most once per grace after that. A claim whose
  * writer is dead is marked ABANDONED by a compare-and-set from exactly the word seen (of several readers, one marks
@@ -16,7 +16,7 @@ import io.blit.queue.internal.writer.WriterRegistry;
  *
  * <p>Not thread-safe: one per tailer or record stream.
  */
-public final class ClaimWatch implements RecordWalk.Claims {
+public final class ClaimWatch implements RecordStep.Claims {
     private final WriterRegistry writers;
     private final long graceNanos;
     private final boolean readOnly;
@@ -72,7 +72,7 @@ public final class ClaimWatch implements RecordWalk.Claims {
     }
 
     /** The policy of one-shot walks: a claim whose writer is dead now is stepped over, the file unchanged. */
-    public static RecordWalk.Claims stepOverDead(WriterRegistry writers) {
+    public static RecordStep.Claims stepOverDead(WriterRegistry writers) {
         return (cursor, word) -> {
             if (WriterLiveness.claimerAlive(writers, cursor.file().info().version(), word)) {
                 return false;
@@ -83,7 +83,7 @@ public final class ClaimWatch implements RecordWalk.Claims {
     }
 
     /** The policy of walks that count every record, claimed or not (the tail a claimer looks for). */
-    public static final RecordWalk.Claims STEP_OVER_ALL = (cursor, word) -> {
+    public static final RecordStep.Claims STEP_OVER_ALL = (cursor, word) -> {
         cursor.skip(RecordHeader.length(word));
         return true;
     };

@@ -85,7 +85,7 @@ public final class RecordProtocol {
             } else {
                 return false;
             }
-            if (RecordHeader.isPadding(RecordWalk.checked(file, position, witness))) {
+            if (RecordHeader.isPadding(RecordStep.checked(file, position, witness))) {
                 return false;
             }
             cursor.skip(RecordHeader.length(witness)); // the record walk's step over a record another claimer won
@@ -119,7 +119,7 @@ public final class RecordProtocol {
                 cursor.skip(0);
                 continue;
             }
-            if (RecordHeader.isPadding(RecordWalk.checked(file, position, witness))) {
+            if (RecordHeader.isPadding(RecordStep.checked(file, position, witness))) {
                 return cursor.index();
             }
             cursor.skip(RecordHeader.length(witness));

@@ -1,7 +1,6 @@
 package io.blit.queue.internal.record;
 
 import io.blit.queue.internal.format.RecordHeader;
-import io.blit.queue.internal.format.SegmentFormat;
 import io.blit.queue.internal.segment.MappedSegment;
 
 /**
@@ -20,18 +19,13 @@ public final class RecordTimes {
      * none among its first records (yet).
      */
     public static long firstMessageTime(MappedSegment file) {
-        RecordCursor walk = RecordCursor.in(file, SegmentFormat.RECORDS_START, 0); // not closed: the mapping is the caller's
-        for (int i = 0; i < FIRST_MESSAGE_SEARCH; i++) {
-            long word = RecordWalk.wordAt(file, walk.position());
-            if (word == 0 || RecordWalk.endsFile(word)) {
-                return Long.MIN_VALUE;
-            }
-            if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED) {
-                return timeOf(walk);
-            }
-            walk.skip(RecordHeader.length(word)); // abandoned, or claimed and not committed yet: not the first message
+        // abandoned records, or claimed ones not committed yet, are not the first message: the scan steps over them
+        RecordScan.Stop stop = RecordScan.fromStart(file, (position, ordinal, word) -> ordinal == FIRST_MESSAGE_SEARCH
+                || RecordHeader.state(word) == RecordHeader.STATE_COMMITTED);
+        if (stop.atEnd() || stop.ordinal() == FIRST_MESSAGE_SEARCH) {
+            return Long.MIN_VALUE;
         }
-        return Long.MIN_VALUE;
+        return timeOf(RecordCursor.in(file, stop.position(), stop.ordinal())); // not closed: the mapping is the caller's
     }
 
     /** The header word at {@code walk}, loaded with acquire. */

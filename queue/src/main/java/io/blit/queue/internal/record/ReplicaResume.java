@@ -1,7 +1,6 @@
 package io.blit.queue.internal.record;
 
 import io.blit.queue.internal.format.RecordHeader;
-import io.blit.queue.internal.format.SegmentFormat;
 import io.blit.queue.internal.segment.MappedFaults;
 import io.blit.queue.internal.segment.MappedSegment;
 import java.lang.foreign.MemorySegment;
@@ -26,26 +25,12 @@ public record ReplicaResume(long position, long ordinal, boolean padded) {
      *                                               or clearing faults
      */
     public static ReplicaResume in(MappedSegment file, long leftoverBytes) {
-        int checkpoint = Checkpoints.nearest(file.segment(), Long.MAX_VALUE);
-        long position = Checkpoints.verifiedPosition(file, checkpoint);
-        long ordinal = (long) checkpoint << SegmentFormat.CHECKPOINT_INTERVAL_SHIFT;
-        boolean padded = false;
-        while (true) {
-            long word = RecordWalk.wordAt(file, position); // the record walk, over records of every state
-            if (word == 0 || word == RecordWalk.FILE_END) {
-                break;
-            }
-            if (RecordHeader.isPadding(word)) {
-                padded = true;
-                break;
-            }
-            position += RecordHeader.recordLength(RecordHeader.length(word));
-            ordinal++;
-        }
+        RecordScan.Stop end = RecordScan.toOrdinal(file, Long.MAX_VALUE); // over records of every state
+        boolean padded = end.word() != RecordStep.FILE_END && RecordHeader.isPadding(end.word());
         if (!padded) {
-            clearLeftovers(file, position, leftoverBytes);
+            clearLeftovers(file, end.position(), leftoverBytes);
         }
-        return new ReplicaResume(position, ordinal, padded);
+        return new ReplicaResume(end.position(), end.ordinal(), padded);
     }
 
     /**

@@ -24,7 +24,7 @@ import java.util.zip.CRC32C;
 /**
  * The tail of a queue from a given index: its end, a copy of a file's records from an index on into a file of their
  * own, and the cut that ends a queue at an index. The file-level steps of {@code io.blit.queue.replica.Quarantine};
- * each walks records with {@link RecordWalk}, counting records of every state (as a replica's resume does).
+ * each walks records with {@link RecordStep}, counting records of every state (as a replica's resume does).
  *
  * <p>No method takes a lock or coordinates with writers: callers guarantee that nothing appends to the queue
  * meanwhile. Stateless; thread-safe as far as that guarantee holds.
@@ -36,23 +36,9 @@ public final class SegmentTail {
     private SegmentTail() {
     }
 
-    /** Where a walk over a file's records stopped: the position and ordinal reached, and what ended it. */
-    private record Stop(long position, long ordinal, long word) {
-    }
-
-    /** Walks {@code file} from its nearest checkpoint to ordinal {@code ordinal}, or to the end of its records. */
-    private static Stop walk(MappedSegment file, long ordinal) {
-        int checkpoint = Checkpoints.nearest(file.segment(), ordinal);
-        long position = Checkpoints.verifiedPosition(file, checkpoint);
-        long at = (long) checkpoint << SegmentFormat.CHECKPOINT_INTERVAL_SHIFT;
-        while (true) {
-            long word = RecordWalk.wordAt(file, position);
-            if (at == ordinal || word == 0 || RecordWalk.endsFile(word)) {
-                return new Stop(position, at, word);
-            }
-            position += RecordHeader.recordLength(RecordHeader.length(word));
-            at++;
-        }
+    /** Scans {@code file} from its nearest checkpoint to ordinal {@code ordinal}, or to the end of its records. */
+    private static RecordScan.Stop walk(MappedSegment file, long ordinal) {
+        return RecordScan.toOrdinal(file, ordinal);
     }
 
     /**
@@ -89,8 +75,8 @@ public final class SegmentTail {
         byte[] header = withFirstIndex(SegmentFiles.readHeaderBytes(dir, first), from);
         Path file = SegmentFiles.path(target, from);
         try (MappedSegment source = new MappedSegment(info, true)) {
-            Stop start = walk(source, from - first);
-            Stop end = walk(source, Long.MAX_VALUE);
+            RecordScan.Stop start = walk(source, from - first);
+            RecordScan.Stop end = walk(source, Long.MAX_VALUE);
             long bytes = end.position() - start.position();
             try (FileChannel channel = FileModes.open(file, privateFiles, EnumSet.of(StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.READ, StandardOpenOption.WRITE));
@@ -100,9 +86,9 @@ public final class SegmentTail {
                 MemorySegment copy = channel.map(FileChannel.MapMode.READ_WRITE, 0, info.segmentSize(), arena);
                 MemorySegment.copy(source.segment(), start.position(), copy, SegmentFormat.RECORDS_START, bytes);
                 long after = SegmentFormat.RECORDS_START + bytes;
-                if (end.word() != 0 && end.word() != RecordWalk.FILE_END) { // the source's padding word
+                if (end.word() != 0 && end.word() != RecordStep.FILE_END) { // the source's padding word
                     RecordHeader.storeRelease(copy, after, end.word());
-                } else if (end.word() == RecordWalk.FILE_END && after + RecordHeader.LENGTH <= info.segmentSize()) {
+                } else if (end.word() == RecordStep.FILE_END && after + RecordHeader.LENGTH <= info.segmentSize()) {
                     RecordHeader.storeRelease(copy, after, RecordHeader.padding(0)); // its records moved up
                 }
                 settle(MappedSegment.view(SegmentHeader.decodeCopy(target, header), copy));
@@ -121,18 +107,13 @@ public final class SegmentTail {
      * @throws io.blit.queue.QueueCorruptedException if a record word is invalid
      */
     public static void settle(MappedSegment file) {
-        long position = SegmentFormat.RECORDS_START;
-        for (long ordinal = 0; ; ordinal++) {
-            long word = RecordWalk.wordAt(file, position);
-            if (word == 0 || RecordWalk.endsFile(word)) {
-                break;
-            }
+        RecordScan.fromStart(file, (position, ordinal, word) -> {
             if (RecordHeader.state(word) == RecordHeader.STATE_CLAIMED) {
                 RecordHeader.storeRelease(file.segment(), position, RecordHeader.abandoned(word));
             }
             Checkpoints.record(file.segment(), ordinal, position);
-            position += RecordHeader.recordLength(RecordHeader.length(word));
-        }
+            return false;
+        });
         file.segment().force();
     }
 
@@ -148,8 +129,8 @@ public final class SegmentTail {
     public static void cutAt(Path dir, long first, long from) {
         try (MappedSegment file = new MappedSegment(SegmentFiles.readHeader(dir, first))) {
             long ordinal = from - first;
-            Stop stop = walk(file, ordinal);
-            if (RecordWalk.endsFile(stop.word())) {
+            RecordScan.Stop stop = walk(file, ordinal);
+            if (stop.endsFile()) {
                 return; // the file's records end at from with its padding word or its end: nothing after from here
             }
             MemorySegment segment = file.segment();

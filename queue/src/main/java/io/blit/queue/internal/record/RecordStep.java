@@ -34,7 +34,7 @@ import io.blit.queue.internal.writer.WriterLiveness;
  * {@link #next} runs the steps a reader of messages or of stored records takes, handing each CLAIMED record to a
  * {@link Claims} policy. Stateless; thread-safe.
  */
-public final class RecordWalk {
+public final class RecordStep {
     /** What {@link #wordAt} and {@link #next} return at a file's end: no header word fits before it. Never a valid word. */
     public static final long FILE_END = -1L;
 
@@ -53,7 +53,7 @@ public final class RecordWalk {
     /** Stops at every CLAIMED record. */
     public static final Claims STOP_AT_CLAIMS = (cursor, word) -> false;
 
-    private RecordWalk() {
+    private RecordStep() {
     }
 
     /**
