@@ -332,6 +332,7 @@ public final class NamedTailer<T> implements QueueReader<T> {
      * @throws IllegalStateException if closed, or if this tailer no longer holds the name (another process took it
      *                               over, having found this one dead; the commit is not made)
      */
+    @Override
     public void commit() {
         ensureOpen();
         long holder = slots.holder(slot);
@@ -393,6 +394,7 @@ public final class NamedTailer<T> implements QueueReader<T> {
     }
 
     /** {@return the last index read, which {@link #commit()} records; at open, the committed index, or -1 if none} */
+    @Override
     public long lastReadIndex() {
         return lastRead;
     }

@@ -84,6 +84,54 @@ public interface QueueReader<T> extends AutoCloseable {
         }
     }
 
+    /**
+     * Reads the next message's bytes into {@code into} with {@link #readNextBytes}, waiting with {@code strategy} up
+     * to {@code timeoutNanos}: the loop of {@link #next}, written out again rather than shared through a lambda so
+     * that neither allocates per call.
+     *
+     * @param into         where the payload is copied, as by {@link #readNextBytes}
+     * @param strategy     how to wait between attempts
+     * @param timeoutNanos the longest wait, in nanoseconds; 0 or less: one attempt, no wait
+     * @return the payload's length, or -1 on time-out
+     * @throws NullPointerException     if {@code strategy} is null
+     * @throws IllegalArgumentException as {@link #readNextBytes}, if {@code into} is too small for the message
+     */
+    default long nextBytes(MemorySegment into, WaitStrategy strategy, long timeoutNanos) {
+        Objects.requireNonNull(strategy, "strategy");
+        long length = readNextBytes(into);
+        if (length >= 0) {
+            return length;
+        }
+        long start = System.nanoTime();
+        for (int attempt = 0; ; attempt++) {
+            if (System.nanoTime() - start >= timeoutNanos) {
+                return -1;
+            }
+            strategy.idle(attempt);
+            length = readNextBytes(into);
+            if (length >= 0) {
+                return length;
+            }
+        }
+    }
+
+    /**
+     * {@return the index of the last message read (any read method); before the first, the index before the
+     * reader's start (for a named tailer, its committed index)}
+     */
+    long lastReadIndex();
+
+    /**
+     * Records that every message up to {@link #lastReadIndex()} is processed, where the reader keeps a position: a
+     * {@link NamedTailer} stores it in the queue's positions file, and the next holder of its name starts after it;
+     * a {@link Tailer} keeps no position, and this does nothing. Calling it once a message is processed gives
+     * at-least-once delivery across restarts for named tailers, and costs a plain tailer nothing.
+     *
+     * @throws IllegalStateException as {@link NamedTailer#commit()}
+     */
+    default void commit() {
+    }
+
     /** {@return the type id of the last record read (any read method), or -1 before the first or for raw payloads} */
     int lastTypeId();
 

@@ -68,6 +68,8 @@ public final class Tailer<T> implements QueueReader<T> {
     private int lastSlot = -1;
     /** The time (epoch ns) of the last record read, or 0. */
     private long lastTime;
+    /** The index of the last message read; before the first, the index before the tailer's start. */
+    private long lastRead;
     private boolean closed;
 
     private Tailer(BlitQueue<T> queue, RecordCursor cursor) {
@@ -76,6 +78,7 @@ public final class Tailer<T> implements QueueReader<T> {
         this.tables = queue.tables();
         this.cursor = cursor;
         this.walker = new RecordWalker(files, queue.abandonGraceNanos());
+        this.lastRead = cursor.index() - 1;
     }
 
     static <T> Tailer<T> atStart(BlitQueue<T> queue) {
@@ -401,6 +404,15 @@ public final class Tailer<T> implements QueueReader<T> {
         return cursor.index();
     }
 
+    /**
+     * {@return the index of the last message read (any read method); before the first, the index before the one the
+     * tailer started at} Indices a tailer steps over (abandoned records) lie between it and {@link #index()}.
+     */
+    @Override
+    public long lastReadIndex() {
+        return lastRead;
+    }
+
     /** Unmaps the current file. Idempotent; must be called from the tailer's thread once it has read. */
     @Override
     public void close() {
@@ -423,6 +435,7 @@ public final class Tailer<T> implements QueueReader<T> {
         lastTable = table;
         lastSlot = slot;
         lastTime = cursor.recordTime();
+        lastRead = cursor.index();
     }
 
     private void ensureOpen() {
