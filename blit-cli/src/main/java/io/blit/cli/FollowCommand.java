@@ -1,6 +1,6 @@
 package io.blit.cli;
 
-import io.blit.queue.replica.Quarantine;
+import io.blit.queue.Quarantined;
 import io.blit.replication.Replica;
 import io.blit.replication.ReplicaOptions;
 import java.io.PrintStream;
@@ -112,9 +112,9 @@ public class FollowCommand implements Callable<Integer> {
             int quarantinesShown = 0;
             long startedAt = System.nanoTime();
             while (!stop.awaitStop(1)) {
-                List<Quarantine.Quarantined> quarantined = replica.quarantined();
+                List<Quarantined> quarantined = replica.quarantined();
                 for (; quarantinesShown < quarantined.size(); quarantinesShown++) {
-                    Quarantine.Quarantined tail = quarantined.get(quarantinesShown);
+                    Quarantined tail = quarantined.get(quarantinesShown);
                     out.println("quarantined " + (tail.end() - tail.from()) + " records (index " + tail.from() + " to "
                             + (tail.end() - 1) + ") into " + tail.directory());
                 }

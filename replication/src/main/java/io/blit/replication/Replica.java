@@ -4,9 +4,8 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
-import io.blit.queue.QueueCorruptedException;
+import io.blit.queue.Quarantined;
 import io.blit.queue.TermHistory;
-import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.ReplicaLock;
@@ -314,7 +313,7 @@ public final class Replica implements AutoCloseable {
 
     /** Sets aside the replica's records from {@code start} on ({@link ReplicaStore#setAside}). */
     private void setAside(long start) {
-        java.util.Optional<Quarantine.Quarantined> moved = store.setAside(start);
+        java.util.Optional<Quarantined> moved = store.setAside(start);
         held = store.writer().nextIndex(); // first: whoever sees the tail sees what the replica holds after it
         moved.ifPresent(tail -> store.publish(tail, options.source()));
     }
@@ -338,7 +337,7 @@ public final class Replica implements AutoCloseable {
      * {@return the tails this replica set aside since it started, oldest first} Each a quarantine queue inside its
      * directory, holding records its source's history does not hold (a primary rejoining after a failover).
      */
-    public List<Quarantine.Quarantined> quarantined() {
+    public List<Quarantined> quarantined() {
         return store == null ? List.of() : store.quarantined();
     }
 

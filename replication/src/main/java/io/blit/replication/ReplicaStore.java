@@ -1,5 +1,6 @@
 package io.blit.replication;
 
+import io.blit.queue.Quarantined;
 import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.QueueTerms;
@@ -28,7 +29,7 @@ final class ReplicaStore implements AutoCloseable {
     private final boolean privateFiles;
     private final ReplicaPositions positions;
     /** The tails set aside ({@link #setAside}); written by the replica's thread, read by any. */
-    private final List<Quarantine.Quarantined> quarantined = new CopyOnWriteArrayList<>();
+    private final List<Quarantined> quarantined = new CopyOnWriteArrayList<>();
     private ReplicaWriter writer;
     /** Whether a failure to store positions was logged: once, until positions are stored again. */
     private boolean positionsFailed;
@@ -91,9 +92,9 @@ final class ReplicaStore implements AutoCloseable {
      * @throws io.blit.queue.QueueCorruptedException if the quarantine's state in the directory is damaged
      * @throws IllegalStateException if the writer does not end at {@code start} afterwards
      */
-    Optional<Quarantine.Quarantined> setAside(long start) {
+    Optional<Quarantined> setAside(long start) {
         writer.close();
-        Optional<Quarantine.Quarantined> moved = Quarantine.moveFrom(dir, start);
+        Optional<Quarantined> moved = Quarantine.moveFrom(dir, start);
         writer = ReplicaWriter.open(dir, sourceMarker, privateFiles);
         if (writer.nextIndex() != start) {
             throw new IllegalStateException("replica " + dir + " holds up to index " + (writer.nextIndex() - 1)
@@ -108,7 +109,7 @@ final class ReplicaStore implements AutoCloseable {
      * @param tail   the tail set aside
      * @param source the source as logged
      */
-    void publish(Quarantine.Quarantined tail, String source) {
+    void publish(Quarantined tail, String source) {
         quarantined.add(tail);
         LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": quarantined " + (tail.end() - tail.from())
                 + " records, " + tail.from() + " to " + (tail.end() - 1) + ", into " + tail.directory()
@@ -116,7 +117,7 @@ final class ReplicaStore implements AutoCloseable {
     }
 
     /** {@return the tails set aside since the store opened, oldest first} Any thread. */
-    List<Quarantine.Quarantined> quarantined() {
+    List<Quarantined> quarantined() {
         return List.copyOf(quarantined);
     }
 

@@ -1,15 +1,14 @@
 package io.blit.replication;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static io.blit.replication.TickQueues.assertHolds;
 import static io.blit.replication.TickQueues.endOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
-import io.blit.queue.replica.Quarantine;
+import io.blit.queue.Quarantined;
 import io.blit.queue.replica.QueueTerms;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -99,9 +98,9 @@ class FailoverTest {
                     ReplicationTest.SECRET).rejoin(true))) {
                 rejoined.awaitIndex(newEnd - 1, Duration.ofSeconds(60));
                 assertNull(rejoined.failure());
-                List<Quarantine.Quarantined> quarantined = rejoined.quarantined();
+                List<Quarantined> quarantined = rejoined.quarantined();
                 assertEquals(1, quarantined.size(), quarantined::toString);
-                Quarantine.Quarantined tail = quarantined.getFirst();
+                Quarantined tail = quarantined.getFirst();
                 assertEquals(promotedAt, tail.from());
                 assertEquals(oldEnd, tail.end());
                 assertTrue(tail.directory().startsWith(primary.resolve("quarantine")), tail.directory().toString());

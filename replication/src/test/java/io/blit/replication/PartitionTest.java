@@ -1,18 +1,18 @@
 package io.blit.replication;
 
+import static io.blit.replication.TickQueues.assertHolds;
+import static io.blit.replication.TickQueues.endOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static io.blit.replication.TickQueues.assertHolds;
-import static io.blit.replication.TickQueues.endOf;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.Quarantined;
 import io.blit.queue.QueueFencedException;
-import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueTerms;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -250,9 +250,9 @@ class PartitionTest {
             waitFor(() -> !rejoined.quarantined().isEmpty(), 30, () -> "P set records aside: " + rejoined.failure());
             rejoined.awaitIndex(newEnd, Duration.ofSeconds(30));
             assertNull(rejoined.failure());
-            List<Quarantine.Quarantined> quarantined = rejoined.quarantined();
+            List<Quarantined> quarantined = rejoined.quarantined();
             assertEquals(1, quarantined.size(), quarantined::toString);
-            Quarantine.Quarantined tail = quarantined.getFirst();
+            Quarantined tail = quarantined.getFirst();
             assertEquals(promotedAt, tail.from(), "P's appends of the partition, from the index where it began");
             assertEquals(fencedEnd, tail.end(), "to its end when it was fenced");
             assertHolds(tail.directory(), promotedAt, fencedEnd, 0);

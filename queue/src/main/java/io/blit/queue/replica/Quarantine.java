@@ -1,5 +1,6 @@
 package io.blit.queue.replica;
 
+import io.blit.queue.Quarantined;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.internal.file.FileModes;
 import io.blit.queue.internal.record.SegmentTail;
@@ -75,23 +76,6 @@ public final class Quarantine {
     private static final int CUT_PENDING_MAX = 32;
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
-    /**
-     * A quarantine queue.
-     *
-     * @param directory its directory, {@code <dir>/quarantine/from-<from>-<time>}
-     * @param from      the index of its first record
-     * @param end       the index after its last record (the live queue's end before the move)
-     */
-    public record Quarantined(Path directory, long from, long end) {
-        public Quarantined {
-            Objects.requireNonNull(directory, "directory");
-            if (from < 0 || end <= from) {
-                throw new IllegalArgumentException("a quarantine holds indices [from, end): from=" + from
-                        + " end=" + end);
-            }
-        }
-    }
 
     private Quarantine() {
     }
