@@ -12,7 +12,6 @@ import io.blit.queue.internal.segment.SegmentFiles;
 import io.blit.queue.internal.sidecar.QuarantineMarker;
 import io.blit.queue.internal.sidecar.ReplicaMarker;
 import io.blit.queue.replica.Quarantine;
-import io.blit.queue.replica.Quarantined;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.queue.replica.RecordStream;
 import io.blit.queue.replica.ReplicaWriter;
