@@ -11,12 +11,14 @@ from .render import record_line
 def dump(directory):
     with open_queue(directory) as q:
         reading = q.records()
-        expected, layouts, dead = None, {}, set()
+        expected, layouts = q.first_index, {}
         for record in reading:
             gap(expected, record.index, reading)
             expected = record.index + 1
             print(record_line(record, _layout(q, record, layouts)))
-        if reading.stopped:
+        if not reading.stopped:
+            gap(expected, reading.next_index, reading)  # abandoned records and dead claims at the end
+        else:
             print(f"# stopped at index {reading.stopped.index}: claimed by live writer {reading.stopped.writer}")
             return 1
     return 0
@@ -24,7 +26,7 @@ def dump(directory):
 
 def gap(expected, index, reading):
     """Prints the skipped indices as dump does: runs of abandoned indices, dead writers' claims on their own lines."""
-    if expected is None or index <= expected:
+    if index <= expected:
         return
     at = expected
     for dead in [d for d in reading.dead_claims if expected <= d < index]:

@@ -287,10 +287,19 @@ class Reading:
     def __init__(self, queue, start, stop):
         self.queue, self.start, self.stop = queue, start, stop
         self.stopped, self.dead_claims = None, []
+        #: After the pass: the index it ended at (the end, the stop, or the live claim).
+        self.next_index = None
 
     def __iter__(self):
         q = self.queue
         walker = q.walker(self.start)
+        self.next_index = walker.index
+        for record in self._walk(q, walker):
+            yield record
+            self.next_index = walker.index
+        self.next_index = walker.index if self.stop is None else min(walker.index, self.stop)
+
+    def _walk(self, q, walker):
         watch = ClaimWatch(q)
         while self.stop is None or walker.index < self.stop:
             step = walker.peek()

@@ -27,6 +27,14 @@ class Tools:
 
     def __init__(self):
         self.java, self.blit_jar, self.demo_jar = required("BLIT_JAVA"), required("BLIT_JAR"), required("QUEUE_DEMO_JAR")
+        self._dumps = {}
+
+    def dump_once(self, directory):
+        """:meth:`dump` of a directory no test modifies (a sample, a generated queue), run once per session."""
+        key = str(directory)
+        if key not in self._dumps:
+            self._dumps[key] = self.dump(directory)
+        return self._dumps[key]
 
     def run(self, jar, *args, jvm=(), check=True):
         result = subprocess.run([self.java, *jvm, "-jar", jar, *map(str, args)], capture_output=True, text=True,

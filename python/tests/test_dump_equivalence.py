@@ -16,7 +16,7 @@ def python_dump(directory, capsys):
 
 @pytest.mark.parametrize("sample", SAMPLE_DIRS)
 def test_sample_reads_as_dump_prints_it(sample, tools, capsys):
-    expected, java_code = tools.dump(SAMPLES / sample)
+    expected, java_code = tools.dump_once(SAMPLES / sample)
     lines, code = python_dump(SAMPLES / sample, capsys)
     assert java_code == 0 and code == 0
     assert len(lines) > 10
@@ -25,7 +25,7 @@ def test_sample_reads_as_dump_prints_it(sample, tools, capsys):
 
 @pytest.mark.parametrize("name", sorted(GENERATED))
 def test_generated_queue_reads_as_dump_prints_it(name, generated, tools, capsys):
-    expected, java_code = tools.dump(generated[name])
+    expected, java_code = tools.dump_once(generated[name])
     lines, code = python_dump(generated[name], capsys)
     assert java_code == 0 and code == 0
     assert len([line for line in lines if line.startswith("index=")]) == GENERATED[name]["count"]
