@@ -221,15 +221,16 @@ class Queue:
                 raise BlitError(f"{self.directory}: no type {type_name} (types: {', '.join(self.types) or 'raw'})")
         itemsize = 16 + w.align8(layout.length)
         out = np.empty(sum(r[3] for r in runs), self._out_dtype(layout, itemsize))
-        rows = out.view(np.uint8).reshape(len(out), itemsize)
+        flat = out.view(np.uint8)
+        rows = flat.reshape(len(out), itemsize)
         raw = {}
         at = 0
         for seg, pos, stride, count, first, _ in runs:
             data = raw.get(seg.path)
             if data is None:
                 data = raw[seg.path] = np.frombuffer(seg.data, np.uint8)
-            if seg.version >= 2:  # same record layout: one contiguous block copy
-                rows[at:at + count] = data[pos:pos + count * stride].reshape(count, stride)
+            if seg.version >= 2:  # the same layout, stride == itemsize: one flat copy (a memcpy)
+                flat[at * itemsize:(at + count) * itemsize] = data[pos:pos + count * stride]
             else:  # format 1: no time, the payload at 8; shift it to 16
                 block = data[pos:pos + count * stride].reshape(count, stride)
                 rows[at:at + count, 16:16 + layout.length] = block[:, 8:8 + layout.length]

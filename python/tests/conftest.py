@@ -87,6 +87,14 @@ def generated(tools, tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="session")
+def quarantined(tools, tmp_path_factory):
+    """{'rejoined': an old primary that rejoined as a replica, 'quarantine': the records it set aside}."""
+    from replication import make_quarantine
+    old, quarantine = make_quarantine(tools, tmp_path_factory.mktemp("failover"))
+    return {"rejoined": old, "quarantine": quarantine}
+
+
 def copy_queue(source, target):
     shutil.copytree(source, target)
     return pathlib.Path(target)
