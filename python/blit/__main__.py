@@ -11,11 +11,11 @@ from .render import record_line
 def dump(directory):
     with open_queue(directory) as q:
         reading = q.records()
-        expected, layouts = q.first_index, {}
+        expected = q.first_index
         for record in reading:
             gap(expected, record.index, reading)
             expected = record.index + 1
-            print(record_line(record, _layout(q, record, layouts)))
+            print(record_line(record, _layout(q, record)))
         if not reading.stopped:
             gap(expected, reading.next_index, reading)  # abandoned records and dead claims at the end
         else:
@@ -38,7 +38,8 @@ def gap(expected, index, reading):
         print(f"# indices {at}..{index - 1} abandoned")
 
 
-def _layout(q, record, cache):
+def _layout(q, record):
+    """The layout of a record's type in the file that holds it (the newest opened file starting at or before it)."""
     if record.type is None:
         return None
     seg = q._segments[max(n for n in q._segments if n <= record.index)]
