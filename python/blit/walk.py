@@ -106,13 +106,10 @@ class Walker:
         mask = RUN_MASK_V1 if seg.version == 1 else RUN_MASK
         expected = step.word & mask
         fit = min(limit, (seg.size - step.pos) // stride)
-        raw = np.frombuffer(seg.data, dtype=np.uint8)
         count = 1
         while count < fit:
             n = min(RUN_BLOCK, fit - count)
-            words = np.lib.stride_tricks.as_strided(raw[step.pos + count * stride:].view(np.uint8), shape=(n, 8),
-                                                    strides=(stride, 1))
-            words = words.copy().view("<u8").ravel()
+            words = np.ndarray((n,), "<u8", buffer=seg.data, offset=step.pos + count * stride, strides=(stride,))
             bad = np.flatnonzero((words & np.uint64(mask)) != np.uint64(expected))
             if bad.size:
                 return count + int(bad[0])

@@ -3,6 +3,7 @@ quarantine's shape (format.md "Quarantine"). Only copies are modified; the reade
 
 import os
 import struct
+import threading
 
 RECORDS = 8192
 
@@ -33,3 +34,21 @@ def set_state(path, pos, state):
 
 def segments(directory):
     return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.startswith("segment-"))
+
+
+def take(records, n, seconds=60):
+    """The first ``n`` items of the generator ``records``, read in a daemon thread: a reader that hangs fails the test
+    after ``seconds`` instead of hanging it."""
+    out = []
+
+    def run():
+        for item in records:
+            out.append(item)
+            if len(out) == n:
+                break
+
+    reader = threading.Thread(target=run, daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert not reader.is_alive(), f"{len(out)} of {n} records after {seconds} s"
+    return out

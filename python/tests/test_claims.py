@@ -10,7 +10,7 @@ import blit
 from blit.__main__ import main as python_main
 
 from conftest import copy_queue
-from queues import record_positions, segments, set_state
+from queues import record_positions, segments, set_state, take
 
 CLAIMED, ABANDONED = 1, 3
 
@@ -30,6 +30,7 @@ def test_dead_writers_claim_is_stepped_over_after_the_grace(generated, tools, tm
         assert reading.dead_claims == [150] and reading.stopped is None
         assert indices == [i for i in range(300) if i != 150]
         assert 150 not in q.to_numpy("MarketData")["index"] and len(q.to_numpy("MarketData")) == 299
+        assert [r.index for r in take(q.follow(), 299)] == indices  # follow steps over it too, after the grace
 
 
 def test_abandoned_records_are_gaps(generated, tools, tmp_path, capsys):

@@ -1,11 +1,11 @@
 """follow() yields records as a Java producer commits them; consumers' positions read as ``blit consumers`` prints."""
 
 import subprocess
-import threading
 
 import blit
 
 from conftest import SAMPLES
+from queues import take
 
 
 def test_follow_yields_records_as_they_are_committed(tools, tmp_path):
@@ -13,18 +13,16 @@ def test_follow_yields_records_as_they_are_committed(tools, tmp_path):
     tools.produce(q_dir, 1)  # the queue exists before the follower opens it
     producer = subprocess.Popen([tools.java, "-jar", tools.demo_jar, "produce", "--dir", str(q_dir), "--count", "400",
                                  "--rate", "2000", "--segment-size", "12k"], stdout=subprocess.DEVNULL)
-    seen = []
-    timer = threading.Timer(60, producer.kill)  # bounds a hang; the producer needs about 0.2 s plus its JVM start
-    timer.start()
     try:
         with blit.open(q_dir) as q:
-            for record in q.follow():
-                seen.append(record.fields["securityId"])
-                if len(seen) == 401:
-                    break
+            seen = [r.fields["securityId"] for r in take(q.follow(), 401)]
     finally:
-        timer.cancel()
-        assert producer.wait(60) == 0
+        try:
+            code = producer.wait(60)  # it ends by itself after its 400 messages: about 0.2 s after its JVM starts
+        except subprocess.TimeoutExpired:
+            producer.kill()
+            raise
+    assert code == 0
     assert seen == list(range(401))
 
 
