@@ -15,7 +15,7 @@ from .writers import writer_alive
 #: One message: its index, its type's simple class name (None: raw payload), the time it was appended (epoch ns;
 #: None in format-1 files, which record none) and its fields (dict name -> value; bytes for a raw payload).
 Record = namedtuple("Record", "index type appended fields")
-#: Where a one-pass read stopped at a live writer's claim: the index, the claimer, and the queue's end.
+#: Where a one-pass read stopped at a live writer's claim: the index and the claimer (writer id; pid in formats 1, 2).
 LiveClaim = namedtuple("LiveClaim", "index writer")
 #: A stretch of evenly spaced records of one type: their indices and a zero-copy view of the mapped file.
 Chunk = namedtuple("Chunk", "index records")
@@ -49,7 +49,7 @@ class Queue:
         self.close()
 
     def close(self):
-        """Unmaps the files. A view that to_numpy or chunks returned keeps its file mapped until it is dropped."""
+        """Unmaps the files. A view chunks() returned keeps its file mapped until the view is dropped."""
         for seg in self._segments.values():
             try:
                 seg.close()
