@@ -1,7 +1,10 @@
 """Derived queues the tests build from a Java-written one: what a writer leaves when it dies holding a claim, and a
 quarantine's shape (format.md "Quarantine"). Only copies are modified; the reader under test never writes."""
 
+import contextlib
+import hashlib
 import os
+import stat
 import struct
 import threading
 
@@ -52,3 +55,32 @@ def take(records, n, seconds=60):
     reader.join(seconds)
     assert not reader.is_alive(), f"{len(out)} of {n} records after {seconds} s"
     return out
+
+
+def snapshot(directory):
+    """Every entry under ``directory``: mode, size, mtime and (files) SHA-256, to show a reader changed nothing."""
+    out = {}
+    for root, dirs, files in os.walk(directory):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            digest = hashlib.sha256(open(path, "rb").read()).hexdigest() if stat.S_ISREG(st.st_mode) else None
+            out[path] = (st.st_mode, st.st_size, st.st_mtime_ns, digest)
+    return out
+
+
+@contextlib.contextmanager
+def read_only_unchanged(directory):
+    """Makes ``directory`` and everything in it read-only (chmod a-w) for the block, and asserts afterwards that
+    nothing under it changed or appeared: the tests run as root, which may write anyway."""
+    entries = [root for root, _, _ in os.walk(directory)] + [os.path.join(root, f) for root, _, files in
+                                                               os.walk(directory) for f in files]
+    for path in entries:
+        os.chmod(path, stat.S_IMODE(os.lstat(path).st_mode) & ~0o222)
+    before = snapshot(directory)
+    try:
+        yield
+        assert snapshot(directory) == before
+    finally:
+        for path in entries:
+            os.chmod(path, stat.S_IMODE(os.lstat(path).st_mode) | 0o200)

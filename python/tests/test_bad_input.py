@@ -1,8 +1,6 @@
 """Bad input is refused with one message naming file and offset, and nothing is written: on a read-only copy too."""
 
-import hashlib
 import os
-import stat
 import struct
 
 import pytest
@@ -11,8 +9,8 @@ import blit
 from blit.__main__ import main as python_main
 from blit.crc32c import crc32c
 
-from conftest import copy_queue
-from queues import segments
+from conftest import SAMPLES, copy_queue
+from queues import read_only_unchanged, segments
 
 
 def rewrite_header(path, offset, fmt, value):
@@ -27,11 +25,13 @@ def rewrite_header(path, offset, fmt, value):
 
 
 def refusal(directory, capsys):
-    """The exception of opening and reading the queue, and the CLI's exit code and error line."""
-    with pytest.raises(blit.BlitError) as error:
-        with blit.open(directory) as q:
-            list(q)
-    assert python_main(["dump", str(directory)]) == 2
+    """The exception of opening and reading the queue, and the CLI's exit code and error line; on the queue made
+    read-only, which neither changes."""
+    with read_only_unchanged(directory):
+        with pytest.raises(blit.BlitError) as error:
+            with blit.open(directory) as q:
+                list(q)
+        assert python_main(["dump", str(directory)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ")
     return str(error.value), err[0]
@@ -90,26 +90,10 @@ def test_damaged_record_word(generated, tmp_path, capsys):
     assert path in message and f"at byte {8192 + 160 * 7}" in message and "padding bit" in message
 
 
-def snapshot(directory):
-    out = {}
-    for root, dirs, files in os.walk(directory):
-        for name in dirs + files:
-            path = os.path.join(root, name)
-            st = os.lstat(path)
-            digest = hashlib.sha256(open(path, "rb").read()).hexdigest() if stat.S_ISREG(st.st_mode) else None
-            out[path] = (st.st_mode, st.st_size, st.st_mtime_ns, digest)
-    return out
-
-
 @pytest.mark.parametrize("name", ["mixed-several-files", "several-files"])
 def test_read_only_copy_is_read_and_left_unchanged(name, generated, tmp_path, capsys):
     q_dir = copy_queue(generated[name], tmp_path / "q")
-    for root, dirs, files in os.walk(q_dir):
-        for entry in dirs + files + [""]:
-            path = os.path.join(root, entry)
-            os.chmod(path, stat.S_IMODE(os.lstat(path).st_mode) & ~0o222)
-    before = snapshot(q_dir)
-    try:
+    with read_only_unchanged(q_dir):
         with blit.open(q_dir) as q:
             assert len(list(q)) > 0
             assert len(q.to_numpy("MarketData")) > 0
@@ -119,8 +103,13 @@ def test_read_only_copy_is_read_and_left_unchanged(name, generated, tmp_path, ca
             follower.close()
         assert python_main(["dump", str(q_dir)]) == 0
         capsys.readouterr()
-        assert snapshot(q_dir) == before
-    finally:
-        for root, dirs, files in os.walk(q_dir):
-            for entry in dirs + files + [""]:
-                os.chmod(os.path.join(root, entry), 0o755)
+
+
+def test_read_only_sample_with_positions_and_writers_files_is_left_unchanged(tmp_path, capsys):
+    q_dir = copy_queue(SAMPLES / "format-v4/typed", tmp_path / "q")
+    with read_only_unchanged(q_dir):
+        with blit.open(q_dir) as q:
+            assert [c.name for c in q.consumers()] == ["audit"]
+            assert len(q.to_numpy("MarketData")) + len(q.to_numpy("Quote")) == 120
+        assert python_main(["dump", str(q_dir)]) == 0
+        capsys.readouterr()

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from conftest import GENERATED, SAMPLES, SAMPLE_DIRS, copy_queue, required
-from queues import record_positions, segments, set_state
+from queues import read_only_unchanged, record_positions, segments, set_state
 from test_bad_input import rewrite_header
 
 
@@ -63,7 +63,8 @@ def test_c_reader_refuses_bad_input(damage, offset, words, generated, tmp_path):
         with open(path, "r+b") as f:
             f.seek(33)
             f.write(b"\x55")
-    lines, code, err = c_dump(q_dir)
+    with read_only_unchanged(q_dir):
+        lines, code, err = c_dump(q_dir)
     assert code == 2
     assert len(err.splitlines()) == 1 and err.startswith(f"error: {path} at byte ")
     assert words in err

@@ -10,7 +10,7 @@ import blit
 from blit.__main__ import main as python_main
 
 from conftest import copy_queue
-from queues import record_positions, segments, set_state, take
+from queues import read_only_unchanged, record_positions, segments, set_state, take
 
 CLAIMED, ABANDONED = 1, 3
 
@@ -24,7 +24,7 @@ def test_dead_writers_claim_is_stepped_over_after_the_grace(generated, tools, tm
     assert "# index 150: abandoned by a writer that died" in expected and java_code == 0
     assert python_main(["dump", str(q_dir)]) == 0
     assert capsys.readouterr().out.splitlines() == expected
-    with blit.open(q_dir, abandon_grace=0.2) as q:
+    with read_only_unchanged(q_dir), blit.open(q_dir, abandon_grace=0.2) as q:  # it probes, never marks
         reading = q.records()
         indices = [r.index for r in reading]
         assert reading.dead_claims == [150] and reading.stopped is None
