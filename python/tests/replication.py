@@ -15,8 +15,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_for(path, text, process, seconds=60):
-    """Waits (at most ``seconds``) until the file at ``path`` contains ``text``."""
+def wait_for(path, text, process, seconds=60, also=None):
+    """Waits (at most ``seconds``) until the file at ``path`` contains ``text``; a failure shows ``also`` too."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if os.path.exists(path) and text in open(path).read():
@@ -24,7 +24,8 @@ def wait_for(path, text, process, seconds=60):
         if process.poll() is not None:
             break
         time.sleep(0.1)
-    raise AssertionError(f"{path} never said {text!r} (exit {process.poll()}): {open(path).read()}")
+    raise AssertionError(f"{path} never said {text!r} (exit {process.poll()}): {open(path).read()[-2000:]}"
+                         + (f"\n{also}:\n{open(also).read()[-2000:]}" if also else ""))
 
 
 def stop(process):
@@ -41,16 +42,20 @@ def serve_and_follow(tools, work, source, replica, last_index, rejoin):
     control, endpoint = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     secret = str(work / "secret")
     log = work / f"follow-{os.path.basename(replica)}-{rejoin}.log"
-    serve = subprocess.Popen([tools.java, "-jar", tools.blit_jar, "replicate", "serve", "--dir", str(source),
-                              "--control", control, "--secret-file", secret], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    serve_log = work / f"serve-{os.path.basename(source)}-{rejoin}.log"
+    # Embedded media drivers in a directory of this test's own (aeron.dir): the machine's shared default directory may
+    # hold other programs' drivers, on whose leftovers a starting driver waits.
+    java = [tools.java, f"-Daeron.dir={work / 'aeron'}", "-jar", tools.blit_jar, "replicate"]
+    with open(serve_log, "w") as serve_out:
+        serve = subprocess.Popen(java + ["serve", "--dir", str(source), "--control", control, "--secret-file", secret],
+                                 stdout=serve_out, stderr=subprocess.STDOUT)
     try:
         with open(log, "w") as out:
-            follow = subprocess.Popen([tools.java, "-jar", tools.blit_jar, "replicate", "follow", "--dir", str(replica),
-                                       "--source", control, "--endpoint", endpoint, "--secret-file", secret]
-                                      + (["--rejoin"] if rejoin else []), stdout=out, stderr=subprocess.DEVNULL)
+            follow = subprocess.Popen(java + ["follow", "--dir", str(replica), "--source", control, "--endpoint",
+                                              endpoint, "--secret-file", secret] + (["--rejoin"] if rejoin else []),
+                                      stdout=out, stderr=subprocess.STDOUT)
             try:
-                wait_for(log, f"index {last_index},", follow)
+                wait_for(log, f"index {last_index},", follow, also=serve_log)
             finally:
                 stop(follow)
     finally:

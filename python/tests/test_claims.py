@@ -10,6 +10,7 @@ import blit
 from blit.__main__ import main as python_main
 
 from conftest import copy_queue
+from test_c_reader import c_dump
 from queues import read_only_unchanged, record_positions, segments, set_state, take
 
 CLAIMED, ABANDONED = 1, 3
@@ -73,6 +74,8 @@ def test_live_writers_claim_stops_the_read(generated, tools, tmp_path, capsys):
         assert python_main(["dump", str(q_dir)]) == 1
         lines = capsys.readouterr().out.splitlines()
         assert lines[:-1] == expected[:-1] and lines[-1] == f"# stopped at index 200: claimed by live writer {writer}"
+        c_lines, c_code, _ = c_dump(q_dir)
+        assert c_code == 1 and c_lines == lines
     finally:
         holder.kill()
         holder.wait()
