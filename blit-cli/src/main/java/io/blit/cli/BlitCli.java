@@ -68,6 +68,7 @@ public final class BlitCli implements Callable<Integer> {
                 .addSubcommand(new StatsCommand(out))
                 .addSubcommand(new DumpCommand(out))
                 .addSubcommand(new IntegrityCheckCommand(out))
+                .addSubcommand(new LayoutCommand(out))
                 .addSubcommand(ReplicateCommand.commandLine(out, err, new FollowCommand(out, err)))
                 .addSubcommand(new HelpCommand());
         return CliSupport.configure(cli, out, err);

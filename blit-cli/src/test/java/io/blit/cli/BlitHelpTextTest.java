@@ -18,7 +18,7 @@ class BlitHelpTextTest {
     void theOperationsToolHasTheOperationsCommandsAndNoOther() {
         List<List<String>> commands = commands();
         assertEquals(List.of(List.of("tail"), List.of("consumers"), List.of("stats"), List.of("dump"), List.of("check"),
-                List.of("replicate"), List.of("replicate", "serve"), List.of("replicate", "follow"),
+                List.of("layout"), List.of("replicate"), List.of("replicate", "serve"), List.of("replicate", "follow"),
                 List.of("replicate", "keygen"), List.of("replicate", "status"), List.of("replicate", "promote")),
                 commands);
     }

@@ -1,6 +1,7 @@
 package io.blit.tools.cli;
 
 import io.blit.cli.BadInputException;
+import io.blit.cli.CliSupport;
 import io.blit.cli.ToolVersion;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
@@ -62,6 +63,12 @@ final class ProduceCommand implements Callable<Integer> {
                     + "only producer while it runs (check reports a record of the wrong type otherwise)"})
     private MessageType<?> type;
 
+    @Option(names = "--segment-size", paramLabel = "B", converter = CliSupport.ByteSize.class,
+            description = "size of the segment files the queue creates (65536, 64k, 256m, 1g: a multiple of 4 KiB from "
+                    + "12 KiB to 4 GiB; default: the queue's, 64 MiB); an existing queue keeps the size its newest file "
+                    + "records")
+    private Long segmentSize;
+
     @Option(names = "--private", description = "create the queue's directory (mode 0700) and its files (mode 0600) "
             + "readable and writable by this user only; files and directories that exist keep their modes")
     private boolean privateFiles;
@@ -82,6 +89,13 @@ final class ProduceCommand implements Callable<Integer> {
             throw new BadInputException("not a directory: " + dir);
         }
         QueueOptions options = QueueOptions.defaults().privateFiles(privateFiles);
+        if (segmentSize != null) {
+            try {
+                options = options.segmentSize(segmentSize);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--segment-size: " + e.getMessage());
+            }
+        }
         if (type == MessageType.MIXED) {
             try (BlitQueue<Object> queue = BlitQueue.open(dir, MixedStream.TYPES, options)) {
                 Object[] messages = {new MarketData(), new BookUpdate()};

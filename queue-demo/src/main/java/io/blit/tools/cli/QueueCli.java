@@ -74,6 +74,7 @@ public final class QueueCli implements Callable<Integer> {
                 .addSubcommand(new StatsCommand(out))
                 .addSubcommand(new DumpCommand(out))
                 .addSubcommand(new CheckCommand(out))
+                .addSubcommand(new io.blit.cli.LayoutCommand(out))
                 .addSubcommand(new DemoCommand(out, err))
                 .addSubcommand(new BenchCommand(out, err))
                 .addSubcommand(ReplicateCommand.commandLine(out, err, new TypedFollowCommand(out, err)))

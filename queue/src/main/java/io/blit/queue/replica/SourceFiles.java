@@ -1,9 +1,14 @@
 package io.blit.queue.replica;
 
+import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.internal.segment.FileHeaders;
+import io.blit.queue.internal.segment.FileType;
 import io.blit.queue.internal.segment.SegmentHeader;
+import java.util.Collections;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The segment-file headers of a source queue as a replica compares them: bytes as stored, the first index they state,
@@ -34,6 +39,22 @@ public final class SourceFiles {
      */
     public static long firstIndex(byte[] header) {
         return SegmentHeader.firstIndexOf(header);
+    }
+
+    /**
+     * The layouts a file header as {@link #fileHeader} gives it stores, by type id in ascending order (empty: raw
+     * payloads; a format-1 file's one class has id 0).
+     *
+     * @param header header bytes of a file, as {@link #fileHeader} read them
+     * @return type id to stored layout, in ascending id order; unmodifiable
+     * @throws QueueCorruptedException if the header is invalid
+     */
+    public static SortedMap<Integer, LayoutDescriptor> storedTypes(byte[] header) {
+        SortedMap<Integer, LayoutDescriptor> types = new TreeMap<>();
+        for (FileType type : FileHeaders.types(header)) {
+            types.put(type.typeId(), type.descriptor());
+        }
+        return Collections.unmodifiableSortedMap(types);
     }
 
     /**

@@ -29,6 +29,18 @@ public final class FileHeaders {
     }
 
     /**
+     * The message types a file header as {@link #read} gives it stores, in ascending type id order (empty: raw
+     * payloads; format 1: one type of id 0).
+     *
+     * @throws QueueCorruptedException if the header is invalid
+     */
+    public static java.util.List<FileType> types(byte[] header) {
+        long first = SegmentHeader.firstIndexOf(header);
+        return SegmentHeader.decode(SegmentFiles.path(Path.of("."), first), Arrays.copyOf(header, SegmentFormat.HEADER_AREA),
+                SegmentHeader.segmentSizeOf(header), first).types();
+    }
+
+    /**
      * A one-line description of a file header: first index, creation time, creating pid, segment size and message
      * class (for messages that compare two queues); for an invalid header, why it is invalid.
      */
