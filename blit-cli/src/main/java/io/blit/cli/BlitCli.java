@@ -64,11 +64,12 @@ public final class BlitCli implements Callable<Integer> {
     static CommandLine commandLine(PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new BlitCli())
                 .addSubcommand(new TailCommand(out))
-                .addSubcommand(new ConsumersCommand(out))
+                .addSubcommand(ConsumersCommand.commandLine(out, err))
                 .addSubcommand(new StatsCommand(out))
                 .addSubcommand(new DumpCommand(out))
                 .addSubcommand(new IntegrityCheckCommand(out))
                 .addSubcommand(ReplicateCommand.commandLine(out, err, new FollowCommand(out, err)))
+                .addSubcommand(QuarantineCommand.commandLine(out))
                 .addSubcommand(new HelpCommand());
         return CliSupport.configure(cli, out, err);
     }

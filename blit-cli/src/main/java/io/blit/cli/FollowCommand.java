@@ -74,6 +74,12 @@ public class FollowCommand implements Callable<Integer> {
             + "batches are authenticated, not encrypted, unless the source encrypts")
     private boolean encrypt;
 
+    @Option(names = "--until-caught-up", description = "exit 0, printing \"caught up with HOST:PORT at end E\", once "
+            + "the replica holds every record below an end the source reported after follow started (so at least "
+            + "the source's end when it started). A source reports its end when it has had nothing new to send for "
+            + "100 ms: one appended to without such a pause is followed until it pauses")
+    private boolean untilCaughtUp;
+
     /**
      * @param out where the progress lines go
      * @param err where the line of a refusal or a failure goes
@@ -139,6 +145,12 @@ public class FollowCommand implements Callable<Integer> {
                 out.println("index " + (held - 1) + ", " + (held - before) + " msg/s");
                 out.flush();
                 before = held;
+                long sourceEnd = replica.sourceEnd();
+                if (untilCaughtUp && sourceEnd >= 0 && held >= sourceEnd) {
+                    out.println("caught up with " + source + " at end " + held);
+                    out.flush();
+                    return CliSupport.OK;
+                }
             }
         }
         return CliSupport.OK;
