@@ -13,16 +13,17 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code replicate follow}: follows a source into a replica directory until stopped, printing once a second the
- * index held and the rate; exits 1 if the source refuses the replica (the reason in one line), or if no handshake
- * succeeds within {@code --handshake-timeout} (a line naming what to check: a request signed with another secret is
- * never answered, so a wrong secret looks like no source at all). A tool that knows
- * message classes adds an option that names the ones the replica expects by overriding {@link #expectations}. Not
+ * replica's end and the rate ({@link ProgressLines#follow}); exits 1 if the source refuses the replica (the reason
+ * in one line), or if no handshake succeeds within {@code --handshake-timeout} (a line naming what to check: a
+ * request signed with another secret is never answered, so a wrong secret looks like no source at all). A tool that
+ * knows message classes adds an option that names the ones the replica expects by overriding {@link #expectations}. Not
  * thread-safe: one instance runs one command line.
  */
 @Command(name = "follow", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Follow a source into a replica directory.",
                 "",
-                "Prints once a second the index the replica holds up to and messages per second. The replica "
+                "Prints once a second \"end E, R msg/s\": E the replica's end (the index its next record gets, "
+                        + "as in status), R the records it gained in that second. The replica "
                         + "refuses local appends; tail, dump and check work on it. Runs until stopped; exits 1 if "
                         + "the source refuses it (another queue, another layout), or if no handshake with the "
                         + "source succeeds within --handshake-timeout (a wrong secret, a wrong --source or "
@@ -142,7 +143,7 @@ public class FollowCommand implements Callable<Integer> {
                     return CliSupport.FAILED;
                 }
                 long held = Math.max(0, replica.nextIndex());
-                out.println("index " + (held - 1) + ", " + (held - before) + " msg/s");
+                out.println(ProgressLines.follow(held, before));
                 out.flush();
                 before = held;
                 long sourceEnd = replica.sourceEnd();
