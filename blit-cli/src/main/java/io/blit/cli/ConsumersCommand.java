@@ -28,6 +28,10 @@ import picocli.CommandLine.Spec;
                 "",
                 "Example: risk committed 1234 lag 56 holder 4711 last-commit 2026-11-26T10:15:30.123Z",
                 "",
+                "With --json, one JSON object instead: {\"consumers\": [{\"name\", \"committed\", \"lag\", "
+                        + "\"holder_pid\" (null: none), \"last_commit\" (null: never)}, ...]} (docs/operations.md, "
+                        + "\"JSON output\").",
+                "",
                 "consumers remove and consumers move change one consumer (see their --help).",
                 ""},
         commandListHeading = "%nCommands:%n",
@@ -41,6 +45,9 @@ public final class ConsumersCommand implements Callable<Integer> {
     // Not required by picocli, which would then ask for it before remove and move too: call() requires it.
     @Option(names = "--dir", paramLabel = "D", description = "queue directory (required)")
     private Path dir;
+
+    @Option(names = "--json", description = "print one JSON object instead of the lines")
+    private boolean json;
 
     /** @param out where the command prints */
     public ConsumersCommand(PrintStream out) {
@@ -67,8 +74,13 @@ public final class ConsumersCommand implements Callable<Integer> {
         }
         QueueFiles.existingQueue(dir);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY)) {
-            for (ConsumerPosition consumer : queue.consumers()) {
-                out.println(line(consumer));
+            java.util.List<ConsumerPosition> consumers = queue.consumers();
+            if (json) {
+                out.println(json(consumers));
+            } else {
+                for (ConsumerPosition consumer : consumers) {
+                    out.println(line(consumer));
+                }
             }
         }
         return CliSupport.OK;
@@ -79,5 +91,21 @@ public final class ConsumersCommand implements Callable<Integer> {
         return consumer.name() + " committed " + consumer.committedIndex() + " lag " + consumer.lag()
                 + " holder " + (consumer.holderPid().isPresent() ? Long.toString(consumer.holderPid().getAsLong()) : "none")
                 + " last-commit " + consumer.lastCommit().map(Object::toString).orElse("never");
+    }
+
+    /** The {@code --json} object of {@code consumers}. */
+    static String json(java.util.List<ConsumerPosition> consumers) {
+        JsonWriter json = new JsonWriter().beginObject().name("consumers").beginArray();
+        for (ConsumerPosition consumer : consumers) {
+            json.beginObject().member("name", consumer.name()).member("committed", consumer.committedIndex())
+                    .member("lag", consumer.lag()).name("holder_pid");
+            if (consumer.holderPid().isPresent()) {
+                json.value(consumer.holderPid().getAsLong());
+            } else {
+                json.nullValue();
+            }
+            json.member("last_commit", consumer.lastCommit().map(Object::toString).orElse(null)).endObject();
+        }
+        return json.endArray().endObject().toString();
     }
 }

@@ -70,10 +70,10 @@ public final class QueueCli implements Callable<Integer> {
     static CommandLine commandLine(PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new QueueCli())
                 .addSubcommand(new ProduceCommand(out))
-                .addSubcommand(new TailCommand(out))
+                .addSubcommand(new TailCommand(out, err))
                 .addSubcommand(ConsumersCommand.commandLine(out, err))
                 .addSubcommand(new StatsCommand(out))
-                .addSubcommand(new DumpCommand(out))
+                .addSubcommand(new DumpCommand(out, err))
                 .addSubcommand(new CheckCommand(out))
                 .addSubcommand(new DemoCommand(out, err))
                 .addSubcommand(new BenchCommand(out, err))
