@@ -63,13 +63,14 @@ public final class BlitCli implements Callable<Integer> {
     /** The command line of every command, configured ({@link CliSupport#configure}) to print on {@code out}, {@code err}. */
     static CommandLine commandLine(PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new BlitCli())
-                .addSubcommand(new TailCommand(out))
-                .addSubcommand(new ConsumersCommand(out))
+                .addSubcommand(new TailCommand(out, err))
+                .addSubcommand(ConsumersCommand.commandLine(out, err))
                 .addSubcommand(new StatsCommand(out))
-                .addSubcommand(new DumpCommand(out))
+                .addSubcommand(new DumpCommand(out, err))
                 .addSubcommand(new IntegrityCheckCommand(out))
                 .addSubcommand(new LayoutCommand(out))
                 .addSubcommand(ReplicateCommand.commandLine(out, err, new FollowCommand(out, err)))
+                .addSubcommand(QuarantineCommand.commandLine(out))
                 .addSubcommand(new HelpCommand());
         return CliSupport.configure(cli, out, err);
     }

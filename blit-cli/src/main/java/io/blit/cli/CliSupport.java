@@ -1,11 +1,6 @@
 package io.blit.cli;
 
-import io.blit.queue.ConsumerHeldException;
-import io.blit.queue.LayoutMismatchException;
-import io.blit.queue.MessagesDeletedException;
-import io.blit.queue.QueueCorruptedException;
-import io.blit.queue.QueueFencedException;
-import io.blit.queue.ReplicaAppendException;
+import io.blit.queue.QueueException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -135,10 +130,7 @@ public final class CliSupport {
     private static int badInput(Exception e, PrintStream err) throws Exception {
         if (e instanceof BadInputException) {
             err.println("error: " + e.getMessage());
-        } else if (e instanceof QueueCorruptedException || e instanceof LayoutMismatchException
-                || e instanceof ReplicaAppendException || e instanceof QueueFencedException
-                || e instanceof ConsumerHeldException
-                || e instanceof MessagesDeletedException) {
+        } else if (e instanceof QueueException) { // the queue's whole family: each names the directory and what to do
             err.println("error: " + oneLine(e.getMessage()));
         } else if (e instanceof UncheckedIOException io) {
             err.println("error: " + ioLine(io));

@@ -6,9 +6,15 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** {@code consumers}: one line per named consumer of a queue, with its committed index and lag. */
+/**
+ * {@code consumers}: one line per named consumer of a queue, with its committed index and lag; its subcommands
+ * {@code remove} ({@link ConsumerRemoveCommand}) and {@code move} ({@link ConsumerMoveCommand}) change one.
+ */
 @Command(name = "consumers", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"List the named consumers of a queue.",
                 "",
@@ -21,25 +27,60 @@ import picocli.CommandLine.Option;
                         + "(consumers.blitc) and creates nothing.",
                 "",
                 "Example: risk committed 1234 lag 56 holder 4711 last-commit 2026-11-26T10:15:30.123Z",
+                "",
+                "With --json, one JSON object instead: {\"consumers\": [{\"name\", \"committed\", \"lag\", "
+                        + "\"holder_pid\" (null: none), \"last_commit\" (null: never)}, ...]} (docs/operations.md, "
+                        + "\"JSON output\").",
+                "",
+                "consumers remove and consumers move change one consumer (see their --help).",
                 ""},
+        commandListHeading = "%nCommands:%n",
         footer = {"", CliSupport.EXIT_CODES})
 public final class ConsumersCommand implements Callable<Integer> {
     private final PrintStream out;
 
-    @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
+    @Spec
+    private CommandSpec spec;
+
+    // Not required by picocli, which would then ask for it before remove and move too: call() requires it.
+    @Option(names = "--dir", paramLabel = "D", description = "queue directory (required)")
     private Path dir;
+
+    @Option(names = "--json", description = "print one JSON object instead of the lines")
+    private boolean json;
 
     /** @param out where the command prints */
     public ConsumersCommand(PrintStream out) {
         this.out = out;
     }
 
+    /**
+     * The {@code consumers} command with its subcommands {@code remove} and {@code move}, not yet configured
+     * ({@link CliSupport#configure}).
+     *
+     * @param out where the commands print
+     * @param err where remove and move report a refusal
+     * @return the command line of {@code consumers}
+     */
+    public static picocli.CommandLine commandLine(PrintStream out, PrintStream err) {
+        return new picocli.CommandLine(new ConsumersCommand(out)).addSubcommand(new ConsumerRemoveCommand(out, err))
+                .addSubcommand(new ConsumerMoveCommand(out, err));
+    }
+
     @Override
     public Integer call() {
+        if (dir == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--dir=D'");
+        }
         QueueFiles.existingQueue(dir);
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY)) {
-            for (ConsumerPosition consumer : queue.consumers()) {
-                out.println(line(consumer));
+            java.util.List<ConsumerPosition> consumers = queue.consumers();
+            if (json) {
+                out.println(json(consumers));
+            } else {
+                for (ConsumerPosition consumer : consumers) {
+                    out.println(line(consumer));
+                }
             }
         }
         return CliSupport.OK;
@@ -50,5 +91,21 @@ public final class ConsumersCommand implements Callable<Integer> {
         return consumer.name() + " committed " + consumer.committedIndex() + " lag " + consumer.lag()
                 + " holder " + (consumer.holderPid().isPresent() ? Long.toString(consumer.holderPid().getAsLong()) : "none")
                 + " last-commit " + consumer.lastCommit().map(Object::toString).orElse("never");
+    }
+
+    /** The {@code --json} object of {@code consumers}. */
+    static String json(java.util.List<ConsumerPosition> consumers) {
+        JsonWriter json = new JsonWriter().beginObject().name("consumers").beginArray();
+        for (ConsumerPosition consumer : consumers) {
+            json.beginObject().member("name", consumer.name()).member("committed", consumer.committedIndex())
+                    .member("lag", consumer.lag()).name("holder_pid");
+            if (consumer.holderPid().isPresent()) {
+                json.value(consumer.holderPid().getAsLong());
+            } else {
+                json.nullValue();
+            }
+            json.member("last_commit", consumer.lastCommit().map(Object::toString).orElse(null)).endObject();
+        }
+        return json.endArray().endObject().toString();
     }
 }

@@ -31,10 +31,16 @@ import picocli.CommandLine.Option;
                         + "naming the queue's end (exit 1). The API does not expose the contents of abandoned records, "
                         + "nor a record whose header is invalid: such a header stops the dump with an error naming "
                         + "the file and byte offset (exit 2).",
+                "",
+                "With --json, each record is one JSON object on its own line: {\"index\", \"type\" (null: raw), "
+                        + "\"appended\" (null: format 1), \"damaged\", then \"fields\": {name: value, ...} or "
+                        + "\"length\" and \"bytes\" (hex)}; the # lines go to stderr, the exit codes are the same "
+                        + "(docs/operations.md, \"JSON output\").",
                 ""},
         footer = {"", CliSupport.EXIT_CODES})
 public final class DumpCommand implements Callable<Integer> {
     private final PrintStream out;
+    private final PrintStream err;
 
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
     private Path dir;
@@ -49,9 +55,22 @@ public final class DumpCommand implements Callable<Integer> {
                     + "(default: the end)")
     private IndexOrTime toOption;
 
-    /** @param out where the command prints */
+    @Option(names = "--json", description = "print each record as one JSON object on one line (JSON lines); the "
+            + "lines starting with # go to stderr")
+    private boolean json;
+
+    /** @param out where the command prints; with --json, its # lines go to the JVM's stderr */
     public DumpCommand(PrintStream out) {
+        this(out, System.err);
+    }
+
+    /**
+     * @param out where the command prints
+     * @param err where its # lines go with --json, so that {@code out} holds only JSON lines
+     */
+    public DumpCommand(PrintStream out, PrintStream err) {
         this.out = out;
+        this.err = err;
     }
 
     @Override
@@ -59,9 +78,10 @@ public final class DumpCommand implements Callable<Integer> {
         QueueFiles.existingQueue(dir);
         boolean damaged = false;
         boolean cutShort = false;
+        PrintStream notes = json ? err : out;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY); Arena arena = Arena.ofConfined()) {
             long[] firsts = queue.fileFirstIndices();
-            out.println("# queue " + dir + ": " + describeTypes(SourceFiles.fileHeader(queue, firsts[firsts.length - 1])));
+            notes.println("# queue " + dir + ": " + describeTypes(SourceFiles.fileHeader(queue, firsts[firsts.length - 1])));
             long capacity = 1 << 16;
             MemorySegment buffer = arena.allocate(capacity, 8);
             StringBuilder line = new StringBuilder(512);
@@ -71,7 +91,7 @@ public final class DumpCommand implements Callable<Integer> {
             Long to = toOption == null ? null : toOption.toIndex(queue);
             try (Tailer<Void> tailer = from == null ? queue.tailer() : tailerFrom(queue, from)) {
                 long expected = tailer.index();
-                ClaimStops stops = new ClaimStops(out, "# ", QueueFiles.READ_ONLY.abandonGrace());
+                ClaimStops stops = new ClaimStops(notes, "# ", QueueFiles.READ_ONLY.abandonGrace());
                 while (to == null || tailer.index() <= to) {
                     long length;
                     try {
@@ -99,12 +119,15 @@ public final class DumpCommand implements Callable<Integer> {
                     stops.reportGap(expected, index);
                     expected = index + 1;
                     records++;
-                    damaged |= !RecordLine.append(line, index, tailer.lastTypeLayout(), buffer, length,
-                            tailer.lastTimeNanos());
+                    damaged |= !(json ? RecordJson.append(new JsonWriter(line), index, tailer.lastTypeLayout(),
+                            buffer, length, tailer.lastTimeNanos()) : RecordLine.append(line, index,
+                            tailer.lastTypeLayout(), buffer, length, tailer.lastTimeNanos()));
                     out.println(line);
+                    line.setLength(0);
                 }
             }
-            out.println("# " + records + " records" + (damaged ? ", some DAMAGED" : ""));
+            notes.println("# " + records + " records" + (damaged ? ", some DAMAGED" : ""));
+            notes.flush();
         }
         return damaged || cutShort ? CliSupport.FAILED : CliSupport.OK;
     }

@@ -13,16 +13,17 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code replicate follow}: follows a source into a replica directory until stopped, printing once a second the
- * index held and the rate; exits 1 if the source refuses the replica (the reason in one line), or if no handshake
- * succeeds within {@code --handshake-timeout} (a line naming what to check: a request signed with another secret is
- * never answered, so a wrong secret looks like no source at all). A tool that knows
- * message classes adds an option that names the ones the replica expects by overriding {@link #expectations}. Not
+ * replica's end and the rate ({@link ProgressLines#follow}); exits 1 if the source refuses the replica (the reason
+ * in one line), or if no handshake succeeds within {@code --handshake-timeout} (a line naming what to check: a
+ * request signed with another secret is never answered, so a wrong secret looks like no source at all). A tool that
+ * knows message classes adds an option that names the ones the replica expects by overriding {@link #expectations}. Not
  * thread-safe: one instance runs one command line.
  */
 @Command(name = "follow", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Follow a source into a replica directory.",
                 "",
-                "Prints once a second the index the replica holds up to and messages per second. The replica "
+                "Prints once a second \"end E, R msg/s\": E the replica's end (the index its next record gets, "
+                        + "as in status), R the records it gained in that second. The replica "
                         + "refuses local appends; tail, dump and check work on it. Runs until stopped; exits 1 if "
                         + "the source refuses it (another queue, another layout), or if no handshake with the "
                         + "source succeeds within --handshake-timeout (a wrong secret, a wrong --source or "
@@ -74,6 +75,12 @@ public class FollowCommand implements Callable<Integer> {
             + "batches are authenticated, not encrypted, unless the source encrypts")
     private boolean encrypt;
 
+    @Option(names = "--until-caught-up", description = "exit 0, printing \"caught up with HOST:PORT at end E\", once "
+            + "the replica holds every record below an end the source reported after follow started (so at least "
+            + "the source's end when it started). A source reports its end when it has had nothing new to send for "
+            + "100 ms: one appended to without such a pause is followed until it pauses")
+    private boolean untilCaughtUp;
+
     /**
      * @param out where the progress lines go
      * @param err where the line of a refusal or a failure goes
@@ -88,7 +95,7 @@ public class FollowCommand implements Callable<Integer> {
      *
      * @return {@link CliSupport#OK} once stopped, {@link CliSupport#FAILED} if the source refused the replica, no
      *         handshake succeeded within the handshake timeout, the replica stopped, or the directory cannot be
-     *         followed (another follower holds it, or it is no replica)
+     *         followed (its refusal printed as it is: another follower holds it, it is no replica, a file is damaged)
      * @throws InterruptedException if interrupted while waiting
      * @throws BadInputException if the secret file or an endpoint is refused
      */
@@ -101,7 +108,9 @@ public class FollowCommand implements Callable<Integer> {
         Replica started;
         try {
             started = Replica.start(dir, options);
-        } catch (IllegalStateException refused) { // another follower holds the directory, or it is not a replica
+        } catch (IllegalStateException refused) {
+            // the directory refuses to be followed; its message names why (another follower holds it, it is no
+            // replica, one of its files is damaged): printed as it is, never guessed from the type
             err.println("error: " + CliSupport.oneLine(refused.getMessage()));
             return CliSupport.FAILED;
         }
@@ -136,9 +145,15 @@ public class FollowCommand implements Callable<Integer> {
                     return CliSupport.FAILED;
                 }
                 long held = Math.max(0, replica.nextIndex());
-                out.println("index " + (held - 1) + ", " + (held - before) + " msg/s");
+                out.println(ProgressLines.follow(held, before));
                 out.flush();
                 before = held;
+                long sourceEnd = replica.sourceEnd();
+                if (untilCaughtUp && sourceEnd >= 0 && held >= sourceEnd) {
+                    out.println("caught up with " + source + " at end " + held);
+                    out.flush();
+                    return CliSupport.OK;
+                }
             }
         }
         return CliSupport.OK;

@@ -4,12 +4,17 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.Tailer;
 import io.blit.queue.replica.QueueVerifier;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -36,6 +41,12 @@ import picocli.CommandLine.Option;
                         + "the writer and the queue's end (exit 1): the queue is not called whole. A missing "
                         + "directory, or a directory that is not a queue, is reported in one line (exit 2). Opens the "
                         + "queue read-only and changes nothing.",
+                "",
+                "With --json, one JSON object instead of the lines, with the same exit code: {\"ok\": true or "
+                        + "false, \"records\": N (null unless every record was read), \"problems\": [each damage, or "
+                        + "the stop at a live writer's claim, as the lines say it after \"check failed: \"], "
+                        + "\"abandoned\": [\"indices A..B abandoned\", \"index N: abandoned by a writer that died\", "
+                        + "...]} (docs/operations.md, \"JSON output\").",
                 ""},
         footer = {"", CliSupport.EXIT_CODES})
 final class IntegrityCheckCommand implements Callable<Integer> {
@@ -46,6 +57,9 @@ final class IntegrityCheckCommand implements Callable<Integer> {
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
     private Path dir;
 
+    @Option(names = "--json", description = "print one JSON object instead of the lines")
+    private boolean json;
+
     IntegrityCheckCommand(PrintStream out) {
         this.out = out;
     }
@@ -53,13 +67,55 @@ final class IntegrityCheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         QueueFiles.existingQueue(dir);
-        List<QueueVerifier.Problem> problems = QueueVerifier.verify(dir);
-        if (!problems.isEmpty()) {
-            for (QueueVerifier.Problem problem : problems.subList(0, Math.min(problems.size(), MAX_PROBLEMS))) {
-                out.println("check failed: " + problem);
+        if (!json) {
+            return check(out, problem -> out.println("check failed: " + problem), records -> out.println(records
+                    + " records ok"));
+        }
+        ByteArrayOutputStream notes = new ByteArrayOutputStream();
+        List<String> problems = new ArrayList<>();
+        long[] read = {-1};
+        int code;
+        try (PrintStream noteLines = new PrintStream(notes, true, StandardCharsets.UTF_8)) {
+            code = check(noteLines, problems::add, records -> read[0] = records);
+        }
+        List<String> abandoned = new ArrayList<>();
+        for (String note : notes.toString(StandardCharsets.UTF_8).lines().toList()) {
+            (note.startsWith("stopped at") ? problems : abandoned).add(note);
+        }
+        JsonWriter report = new JsonWriter().beginObject().member("ok", code == CliSupport.OK).name("records");
+        if (read[0] < 0) {
+            report.nullValue();
+        } else {
+            report.value(read[0]);
+        }
+        strings(report.name("problems"), problems);
+        strings(report.name("abandoned"), abandoned);
+        out.println(report.endObject());
+        return code;
+    }
+
+    private static void strings(JsonWriter json, List<String> values) {
+        json.beginArray();
+        values.forEach(json::value);
+        json.endArray();
+    }
+
+    /**
+     * Verifies the files, then reads every record.
+     *
+     * @param notes    where the lines of abandoned indices and of a stop at a live writer's claim go
+     * @param problems takes each damage found, without the {@code check failed: } of its line
+     * @param ok       takes the number of records read, if every one was read whole
+     * @return the exit code
+     */
+    private int check(PrintStream notes, Consumer<String> problems, LongConsumer ok) {
+        List<QueueVerifier.Problem> found = QueueVerifier.verify(dir);
+        if (!found.isEmpty()) {
+            for (QueueVerifier.Problem problem : found.subList(0, Math.min(found.size(), MAX_PROBLEMS))) {
+                problems.accept(problem.toString());
             }
-            if (problems.size() > MAX_PROBLEMS) {
-                out.println("check failed: " + (problems.size() - MAX_PROBLEMS) + " more problems not listed");
+            if (found.size() > MAX_PROBLEMS) {
+                problems.accept((found.size() - MAX_PROBLEMS) + " more problems not listed");
             }
             return CliSupport.FAILED;
         }
@@ -69,7 +125,7 @@ final class IntegrityCheckCommand implements Callable<Integer> {
             MemorySegment buffer = arena.allocate(capacity, 8);
             long expected = tailer.index();
             long records = 0;
-            ClaimStops stops = new ClaimStops(out, "", QueueFiles.READ_ONLY.abandonGrace());
+            ClaimStops stops = new ClaimStops(notes, "", QueueFiles.READ_ONLY.abandonGrace());
             while (true) {
                 long length;
                 try {
@@ -95,14 +151,14 @@ final class IntegrityCheckCommand implements Callable<Integer> {
                 LayoutDescriptor layout = tailer.lastTypeLayout();
                 if (layout != null && length != layout.length()) {
                     String name = layout.className();
-                    out.println("check failed: record " + index + " (" + name.substring(name.lastIndexOf('.') + 1)
+                    problems.accept("record " + index + " (" + name.substring(name.lastIndexOf('.') + 1)
                             + ") has a payload of " + length + " bytes, its stored layout says " + layout.length());
                     return CliSupport.FAILED;
                 }
                 expected = index + 1;
                 records++;
             }
-            out.println(records + " records ok");
+            ok.accept(records);
             return CliSupport.OK;
         }
     }

@@ -46,6 +46,11 @@ final class RecordLine {
         return whole;
     }
 
+    /** {@code time} as the {@code appended} of a line: ISO-8601 UTC with nine fraction digits. */
+    static String appended(Instant time) {
+        return APPENDED.format(time);
+    }
+
     private static boolean appendRecord(StringBuilder line, long index, LayoutDescriptor layout, MemorySegment payload,
                                         long length) {
         line.setLength(0);

@@ -14,7 +14,8 @@ import picocli.CommandLine;
 /**
  * {@code replicate}: the replication of a queue to other machines over Aeron (docs/replication.md), with the
  * subcommands {@code serve} ({@link ServeCommand}), {@code follow} ({@link FollowCommand}), {@code keygen}
- * ({@link KeygenCommand}), {@code status} ({@link StatusCommand}) and {@code promote} ({@link PromoteCommand}).
+ * ({@link KeygenCommand}), {@code status} ({@link StatusCommand}), {@code promote} ({@link PromoteCommand}) and
+ * {@code fence} ({@link FenceCommand}).
  */
 @Command(name = "replicate", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Replicate a queue to other machines over Aeron.",
@@ -34,7 +35,7 @@ public final class ReplicateCommand implements Callable<Integer> {
 
     /**
      * The {@code replicate} command with its subcommands {@code serve}, {@code follow}, {@code keygen},
-     * {@code status} and {@code promote}, in that order, not yet configured ({@link CliSupport#configure}).
+     * {@code status}, {@code promote} and {@code fence}, in that order, not yet configured ({@link CliSupport#configure}).
      *
      * @param out    where the subcommands print
      * @param err    where follow and promote report a refusal
@@ -47,13 +48,14 @@ public final class ReplicateCommand implements Callable<Integer> {
                 .addSubcommand(follow)
                 .addSubcommand(new KeygenCommand(out))
                 .addSubcommand(new StatusCommand(out))
-                .addSubcommand(new PromoteCommand(out, err));
+                .addSubcommand(new PromoteCommand(out, err))
+                .addSubcommand(new FenceCommand(out));
     }
 
     /** No subcommand given: a usage error. */
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "serve, follow, keygen, status or promote expected");
+        throw new ParameterException(spec.commandLine(), "serve, follow, keygen, status, promote or fence expected");
     }
 
     /**

@@ -17,13 +17,16 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code replicate serve}: serves a queue directory to replicas until stopped, printing once a second each
- * replica's acknowledged index, rate and lag behind the queue's end.
+ * replica's acknowledged end, rate and lag behind the queue's end ({@link ProgressLines#serve}).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Serve a queue to replicas.",
                 "",
-                "Prints once a second, per replica: the index it holds up to, messages per second, and how far "
-                        + "it is behind the end of the queue. Runs until stopped.",
+                "Prints once a second, per replica, \"replica PEER: end E, R msg/s, lag L\": E the end it "
+                        + "acknowledged holding (the index its next record gets, as in status), R the records it "
+                        + "acknowledged in that second, L the queue's records it has not (the queue's end - E); "
+                        + "\"(disconnected)\" after PEER once its session ended. With no replica: \"end E, no "
+                        + "replica\", E the queue's end. Runs until stopped.",
                 ""},
         footer = {"", CliSupport.EXIT_CODES})
 final class ServeCommand implements Callable<Integer> {
@@ -100,14 +103,12 @@ final class ServeCommand implements Callable<Integer> {
 
     private void print(List<ReplicaStatus> replicas, long end, Map<String, Long> previous) {
         if (replicas.isEmpty()) {
-            out.println("end " + end + ", no replica");
+            out.println(ProgressLines.noReplica(end));
         }
         for (ReplicaStatus replica : replicas) {
             long before = previous.getOrDefault(replica.peer(), replica.committed());
             previous.put(replica.peer(), replica.committed());
-            out.println("replica " + replica.peer() + (replica.serving() ? "" : " (disconnected)") + ": index "
-                    + (replica.committed() - 1) + ", " + (replica.committed() - before) + " msg/s, lag "
-                    + Math.max(0, end - replica.committed()));
+            out.println(ProgressLines.serve(replica.peer(), replica.serving(), replica.committed(), before, end));
         }
         out.flush();
     }

@@ -29,6 +29,10 @@ import picocli.CommandLine.Spec;
                         + "interrupted). Opens the queue read-only and creates nothing.",
                 "",
                 "Example: 2026-11-26T10:15:31.002Z queue end 1200345 files 3 bytes 201326592 rate 100012.0/s",
+                "",
+                "With --json, one JSON object per sample, one per line: {\"time\", \"end\", \"files\", "
+                        + "\"bytes\", \"rate\", \"consumers\": [{\"name\", \"committed\", \"lag\"}, ...]} "
+                        + "(docs/operations.md, \"JSON output\").",
                 ""},
         footer = {"", CliSupport.EXIT_CODES})
 public final class StatsCommand implements Callable<Integer> {
@@ -38,6 +42,9 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Option(names = "--dir", required = true, paramLabel = "D", description = "queue directory")
     private Path dir;
+
+    @Option(names = "--json", description = "print each sample as one JSON object on one line")
+    private boolean json;
 
     @Option(names = "--watch", description = "print a sample every second")
     private boolean watch;
@@ -73,6 +80,11 @@ public final class StatsCommand implements Callable<Integer> {
     }
 
     private void print(QueueStats stats) {
+        if (json) {
+            out.println(json(stats));
+            out.flush();
+            return;
+        }
         String at = stats.sampledAt().toString();
         out.println(at + " queue end " + stats.endIndex() + " files " + stats.files() + " bytes " + stats.bytes()
                 + " rate " + String.format(Locale.ROOT, "%.1f", stats.appendRatePerSecond()) + "/s");
@@ -81,5 +93,17 @@ public final class StatsCommand implements Callable<Integer> {
                     + consumer.lag());
         }
         out.flush();
+    }
+
+    /** The {@code --json} object of one sample. */
+    static String json(QueueStats stats) {
+        JsonWriter json = new JsonWriter().beginObject().member("time", stats.sampledAt().toString())
+                .member("end", stats.endIndex()).member("files", stats.files()).member("bytes", stats.bytes());
+        json.name("rate").value(stats.appendRatePerSecond()).name("consumers").beginArray();
+        for (ConsumerPosition consumer : stats.consumers()) {
+            json.beginObject().member("name", consumer.name()).member("committed", consumer.committedIndex())
+                    .member("lag", consumer.lag()).endObject();
+        }
+        return json.endArray().endObject().toString();
     }
 }

@@ -1,5 +1,6 @@
 package io.blit.cli;
 
+import io.blit.queue.replica.QueueTerms;
 import io.blit.replication.NodeStatus;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -20,6 +21,10 @@ import picocli.CommandLine.Option;
                         + "of them: kept to be read, appenders are refused). "
                         + "Compare the lines of a queue's nodes to pick the replica to promote: the same queue id, "
                         + "the highest term, then the highest end. Reads only; changes nothing.",
+                "",
+                "With --json, one JSON object instead: {\"queue_id\": id or null, \"term\": t, \"term_start\": the "
+                        + "index where t began, \"fence_term\": the highest term the directory knows of, \"end\": "
+                        + "index, \"role\": role} (docs/operations.md, \"JSON output\").",
                 ""},
         footer = {"", CliSupport.EXIT_CODES})
 final class StatusCommand implements Callable<Integer> {
@@ -27,6 +32,9 @@ final class StatusCommand implements Callable<Integer> {
 
     @Option(names = "--dir", required = true, paramLabel = "D", description = "the queue directory")
     private Path dir;
+
+    @Option(names = "--json", description = "print one JSON object instead of the line")
+    private boolean json;
 
     StatusCommand(PrintStream out) {
         this.out = out;
@@ -40,8 +48,17 @@ final class StatusCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         } // a corrupt file: CliSupport's one-line error, as every command's
-        out.println(status.line());
+        out.println(json ? json(QueueTerms.status(dir)) : status.line());
         out.flush();
         return CliSupport.OK;
+    }
+
+    /** The {@code --json} object of {@code status}. */
+    static String json(QueueTerms.Status status) {
+        return new JsonWriter().beginObject()
+                .member("queue_id", status.queueId() == null ? null : status.queueId().toString())
+                .member("term", status.term()).member("term_start", status.termStart())
+                .member("fence_term", status.fenceTerm()).member("end", status.endIndex())
+                .member("role", status.role().name().toLowerCase(java.util.Locale.ROOT)).endObject().toString();
     }
 }

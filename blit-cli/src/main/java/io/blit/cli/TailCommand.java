@@ -45,10 +45,14 @@ import picocli.CommandLine.TypeConversionException;
                         + "(a new NAME starts where --from says) and commits each message once its line is printed and "
                         + "flushed, so the next tail --consumer NAME goes on after it. Killed between the two, it prints "
                         + "that message again next time (at least once). One process at a time holds a NAME.",
+                "",
+                "With --json, each message is one JSON object on its own line, as dump --json prints it; the # lines "
+                        + "go to stderr (docs/operations.md, \"JSON output\").",
                 ""},
         footer = {"", CliSupport.EXIT_CODES})
 public final class TailCommand implements Callable<Integer> {
     private final PrintStream out;
+    private final PrintStream err;
     @Spec
     private CommandSpec spec;
 
@@ -82,9 +86,22 @@ public final class TailCommand implements Callable<Integer> {
             + "file. With --consumer, the messages of other types are committed too (read, not printed)"})
     private String type;
 
-    /** @param out where the command prints */
+    @Option(names = "--json", description = "print each message as one JSON object on one line (JSON lines); the "
+            + "lines starting with # go to stderr")
+    private boolean json;
+
+    /** @param out where the command prints; with --json, its # lines go to the JVM's stderr */
     public TailCommand(PrintStream out) {
+        this(out, System.err);
+    }
+
+    /**
+     * @param out where the command prints
+     * @param err where its # lines go with --json, so that {@code out} holds only JSON lines
+     */
+    public TailCommand(PrintStream out, PrintStream err) {
         this.out = out;
+        this.err = err;
     }
 
     /** Where {@code --from} starts: the first message, the end, or an index ({@code index} is used only then). */
@@ -282,7 +299,7 @@ public final class TailCommand implements Callable<Integer> {
         MemorySegment buffer = arena.allocate(capacity, 8);
         StringBuilder line = new StringBuilder(512);
         long expected = reader.index();
-        ClaimStops stops = new ClaimStops(out, "# ", QueueFiles.READ_ONLY.abandonGrace());
+        ClaimStops stops = new ClaimStops(json ? err : out, "# ", QueueFiles.READ_ONLY.abandonGrace());
         for (long printed = 0; printed < count; ) {
             long length;
             try {
@@ -314,7 +331,12 @@ public final class TailCommand implements Callable<Integer> {
             }
             stops.reportGap(expected, index);
             expected = index + 1;
-            RecordLine.append(line, index, layout, buffer, length, reader.time());
+            if (json) {
+                line.setLength(0);
+                RecordJson.append(new JsonWriter(line), index, layout, buffer, length, reader.time());
+            } else {
+                RecordLine.append(line, index, layout, buffer, length, reader.time());
+            }
             out.println(line);
             reader.printed();
             printed++;

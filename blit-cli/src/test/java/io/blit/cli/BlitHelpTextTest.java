@@ -17,9 +17,12 @@ class BlitHelpTextTest {
     @Test
     void theOperationsToolHasTheOperationsCommandsAndNoOther() {
         List<List<String>> commands = commands();
-        assertEquals(List.of(List.of("tail"), List.of("consumers"), List.of("stats"), List.of("dump"), List.of("check"),
+        assertEquals(List.of(List.of("tail"), List.of("consumers"), List.of("consumers", "remove"),
+                List.of("consumers", "move"), List.of("stats"), List.of("dump"), List.of("check"),
                 List.of("layout"), List.of("replicate"), List.of("replicate", "serve"), List.of("replicate", "follow"),
-                List.of("replicate", "keygen"), List.of("replicate", "status"), List.of("replicate", "promote")),
+                List.of("replicate", "keygen"), List.of("replicate", "status"), List.of("replicate", "promote"),
+                List.of("replicate", "fence"), List.of("quarantine"), List.of("quarantine", "list"),
+                List.of("quarantine", "drop")),
                 commands);
     }
 

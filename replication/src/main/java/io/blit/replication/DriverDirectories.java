@@ -1,9 +1,12 @@
 package io.blit.replication;
 
-import io.aeron.CommonContext;
 import io.aeron.CncFileDescriptor;
+import io.aeron.CommonContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
@@ -13,6 +16,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -256,10 +260,26 @@ public final class DriverDirectories {
         }
     }
 
-    /** Whether a driver heartbeats in {@code dir} ({@code cnc.dat} is looked at only if it is a regular file). */
-    private static boolean driverActive(Path dir) {
-        if (!Files.isRegularFile(dir.resolve(CncFileDescriptor.CNC_FILE), NOFOLLOW)) {
+    /**
+     * Whether a driver heartbeats in {@code dir} ({@code cnc.dat} is looked at only if it is a regular file). A
+     * {@code cnc.dat} whose version is still 0 was created by a driver killed before it initialised it: Aeron's check
+     * would wait {@link #STALE_MILLIS} for it and throw, on every start, so it is read here first (the directory is
+     * already untouched for that long).
+     */
+    private static boolean driverActive(Path dir) throws IOException {
+        Path cnc = dir.resolve(CncFileDescriptor.CNC_FILE);
+        if (!Files.isRegularFile(cnc, NOFOLLOW)) {
             return false;
+        }
+        try (FileChannel channel = FileChannel.open(cnc, StandardOpenOption.READ, NOFOLLOW)) {
+            ByteBuffer version = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            while (version.hasRemaining() && channel.read(version, CncFileDescriptor.cncVersionOffset(0)
+                    + version.position()) > 0) {
+                // a version word of 4 bytes, or a shorter file
+            }
+            if (version.hasRemaining() || version.getInt(0) == 0) {
+                return false;
+            }
         }
         return CommonContext.isDriverActive(dir.toFile(), STALE_MILLIS, message -> { });
     }

@@ -123,6 +123,8 @@ public final class Replica implements AutoCloseable {
     private volatile long held = -1;
     private volatile long resubscriptions;
     private volatile long sessionsAccepted;
+    /** The highest next index a HEARTBEAT of an accepted session named; -1 before the first. Only the thread writes. */
+    private volatile long sourceEnd = -1;
     /**
      * How many of the data subscription's images Aeron reported unavailable (its client thread counts, the replica's
      * thread compares): a change sends the replica to look whether its session's image is among them.
@@ -207,6 +209,17 @@ public final class Replica implements AutoCloseable {
      */
     public long sessionsAccepted() {
         return sessionsAccepted;
+    }
+
+    /**
+     * {@return the highest end of its queue the source reported since this replica started, or -1 before the first
+     * report} A source reports its end in a HEARTBEAT, which it sends once it has put every record of its queue into
+     * the stream and has had nothing new to send for 100 ms: the index there is the source's end at that moment. A
+     * source that is appended to without a pause of 100 ms reports nothing meanwhile. Reported by a source that holds
+     * the secret, and only read, never acted on, by the replica.
+     */
+    public long sourceEnd() {
+        return sourceEnd;
     }
 
     /** {@return whether the replica's thread still runs} */
@@ -547,6 +560,10 @@ public final class Replica implements AutoCloseable {
             return "a message of type " + type + " where an accept or refusal belongs";
         }
         if (type == Wire.HEARTBEAT && Heartbeat.wellFormed(in, length)) {
+            long next = Heartbeat.next(in);
+            if (next > sourceEnd) {
+                sourceEnd = next; // what the source says of its end; it changes nothing the replica holds
+            }
             return null;
         }
         if (type == Wire.BATCH) {

@@ -203,6 +203,22 @@ class AeronConnectionTest {
         }
     }
 
+    @Test
+    void anOldDirectoryOfADriverKilledBeforeItInitialisedItsCncIsDeletedWithoutWaiting() throws Exception {
+        Files.createDirectory(privateDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path killed = Files.createDirectories(privateDir.resolve("source-killed"));
+        Files.write(killed.resolve("cnc.dat"), new byte[4096]); // created, its version word still 0
+        old(killed.resolve("cnc.dat"));
+        old(killed);
+        long started = System.nanoTime();
+        try (AeronConnection connection = AeronConnection.open(null, tmp.resolve("q"), "source")) {
+            assertFalse(Files.exists(killed), "a never-initialised driver directory untouched that long is a leftover");
+        }
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        // Aeron's own check would have waited the staleness age for the version word, then thrown.
+        assertTrue(tookMillis < AeronConnection.STALE_MILLIS, "no wait for the dead driver: " + tookMillis + " ms");
+    }
+
     /** A directory holding the file {@code precious}. */
     private Path precious(String name) throws IOException {
         Path dir = Files.createDirectories(tmp.resolve(name));

@@ -3,6 +3,7 @@ package io.blit.tools.cli;
 import io.blit.cli.CliSupport;
 import io.blit.cli.ConsumersCommand;
 import io.blit.cli.DumpCommand;
+import io.blit.cli.QuarantineCommand;
 import io.blit.cli.ReplicateCommand;
 import io.blit.cli.StatsCommand;
 import io.blit.cli.TailCommand;
@@ -69,15 +70,16 @@ public final class QueueCli implements Callable<Integer> {
     static CommandLine commandLine(PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new QueueCli())
                 .addSubcommand(new ProduceCommand(out))
-                .addSubcommand(new TailCommand(out))
-                .addSubcommand(new ConsumersCommand(out))
+                .addSubcommand(new TailCommand(out, err))
+                .addSubcommand(ConsumersCommand.commandLine(out, err))
                 .addSubcommand(new StatsCommand(out))
-                .addSubcommand(new DumpCommand(out))
+                .addSubcommand(new DumpCommand(out, err))
                 .addSubcommand(new CheckCommand(out))
                 .addSubcommand(new io.blit.cli.LayoutCommand(out))
                 .addSubcommand(new DemoCommand(out, err))
                 .addSubcommand(new BenchCommand(out, err))
                 .addSubcommand(ReplicateCommand.commandLine(out, err, new TypedFollowCommand(out, err)))
+                .addSubcommand(QuarantineCommand.commandLine(out))
                 .addSubcommand(new HelpCommand());
         withFooter(cli, EXIT_CODES);
         return CliSupport.configure(cli, out, err);

@@ -30,4 +30,9 @@ public final class Heartbeat {
     public static boolean wellFormed(DirectBuffer buffer, int length) {
         return length == LENGTH;
     }
+
+    /** {@return the index the source sends next, as sent (unchecked): its end when it sent it} */
+    public static long next(DirectBuffer buffer) {
+        return buffer.getLong(NEXT_AT, Wire.ORDER);
+    }
 }
