@@ -81,7 +81,8 @@ public final class DumpCommand implements Callable<Integer> {
         PrintStream notes = json ? err : out;
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueFiles.READ_ONLY); Arena arena = Arena.ofConfined()) {
             long[] firsts = queue.fileFirstIndices();
-            notes.println("# queue " + dir + ": " + describeTypes(SourceFiles.fileHeader(queue, firsts[firsts.length - 1])));
+            notes.println("# queue " + dir + ": "
+                    + describeTypes(SourceFiles.fileHeader(queue, firsts[firsts.length - 1])));
             long capacity = 1 << 16;
             MemorySegment buffer = arena.allocate(capacity, 8);
             StringBuilder line = new StringBuilder(512);

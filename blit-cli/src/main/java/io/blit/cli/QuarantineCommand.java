@@ -39,7 +39,8 @@ public final class QuarantineCommand implements Callable<Integer> {
     }
 
     /**
-     * The command with its subcommands {@code list} and {@code drop}, not yet configured ({@link CliSupport#configure}).
+     * The command with its subcommands {@code list} and {@code drop}, not yet configured
+     * ({@link CliSupport#configure}).
      *
      * @param out where the subcommands print
      * @return the command line of {@code quarantine}
@@ -111,7 +112,8 @@ public final class QuarantineCommand implements Callable<Integer> {
                     "",
                     "Deletes <dir>/quarantine/<name> (as quarantine list names it) and its files, once its records "
                             + "are dealt with (replayed, archived or judged worthless). Refused as bad input (exit 2, "
-                            + "nothing deleted): a name that is not a complete quarantine of the queue (not of the form "
+                            + "nothing deleted): a name that is not a complete quarantine of the queue (not of the "
+                            + "form "
                             + "from-<index>-<time>, no quarantine-of marker, a move cut short, a symbolic link, or "
                             + "holding a directory or a link).",
                     ""},

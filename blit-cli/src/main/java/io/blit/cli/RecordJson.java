@@ -8,7 +8,8 @@ import java.time.Instant;
 
 /**
  * One record as one JSON object, the {@code --json} line of {@code dump} and {@code tail} (docs/operations.md, "JSON
- * output"), decoded as {@link RecordLine} decodes it: with nothing but the layout its file stores for the record's type.
+ * output"), decoded as {@link RecordLine} decodes it: with nothing but the layout its file stores for the record's
+ * type.
  *
  * <pre>
  * {"index":I,"type":"MarketData","appended":"2026-11-28T04:50:12.123456789Z","damaged":false,"fields":{"bid":1.5,...}}

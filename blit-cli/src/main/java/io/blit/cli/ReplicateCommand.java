@@ -35,7 +35,8 @@ public final class ReplicateCommand implements Callable<Integer> {
 
     /**
      * The {@code replicate} command with its subcommands {@code serve}, {@code follow}, {@code keygen},
-     * {@code status}, {@code promote} and {@code fence}, in that order, not yet configured ({@link CliSupport#configure}).
+     * {@code status}, {@code promote} and {@code fence}, in that order, not yet configured
+     * ({@link CliSupport#configure}).
      *
      * @param out    where the subcommands print
      * @param err    where follow and promote report a refusal

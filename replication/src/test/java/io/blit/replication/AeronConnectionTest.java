@@ -205,7 +205,8 @@ class AeronConnectionTest {
 
     @Test
     void anOldDirectoryOfADriverKilledBeforeItInitialisedItsCncIsDeletedWithoutWaiting() throws Exception {
-        Files.createDirectory(privateDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectory(privateDir,
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path killed = Files.createDirectories(privateDir.resolve("source-killed"));
         Files.write(killed.resolve("cnc.dat"), new byte[4096]); // created, its version word still 0
         old(killed.resolve("cnc.dat"));

@@ -118,7 +118,8 @@ class RejoinProcessTest {
             long last = REPLICATED + NEW_PRIMARY_APPENDS - 1;
             source.awaitReplicated(last, 1, Duration.ofSeconds(60));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!Files.readString(output).contains("end " + (last + 1) + ",")) { // a progress line after the catch-up
+            // a progress line after the catch-up
+            while (!Files.readString(output).contains("end " + (last + 1) + ",")) {
                 assertTrue(System.nanoTime() < deadline, () -> read(output) + read(work.resolve("follow.err")));
                 Thread.sleep(50);
             }

@@ -55,7 +55,8 @@ class NodeConfigTest {
         Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
         assertRefused("node.id: missing", "node.id =");
         assertRefused("zookeeper.sesion.timeout: unknown key", "zookeeper.sesion.timeout = 2s");
-        assertRefused("zookeeper.session.timeout: '2 seconds' is not a duration", "zookeeper.session.timeout = 2 seconds");
+        assertRefused("zookeeper.session.timeout: '2 seconds' is not a duration",
+                "zookeeper.session.timeout = 2 seconds");
         assertRefused("zookeeper.session.timeout: sessionTimeout must be PT1S to 10 min, got PT20M",
                 "zookeeper.session.timeout = 20m");
         assertRefused("zookeeper.auth: 'kerberos' is none of none, digest, sasl", "zookeeper.auth = kerberos");
