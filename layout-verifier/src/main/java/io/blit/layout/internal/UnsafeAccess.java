@@ -363,4 +363,12 @@ public final class UnsafeAccess {
         }
         return UNSAFE.getByte(address) != 0;
     }
+
+    /**
+     * Stores {@code value} at {@code address} as one byte (1 or 0). Called by name from the copy code that core
+     * generates ({@code SegmentAccess}: {@code "put" + type name}), never from Java source: no caller shows in a search.
+     */
+    public static void putBoolean(long address, boolean value) {
+        putByte(address, value ? (byte) 1 : (byte) 0);
+    }
 }
