@@ -38,7 +38,8 @@ def stop(process):
 
 
 def serve_and_follow(tools, work, source, replica, last_index, rejoin):
-    """Serves ``source`` and follows it into ``replica`` until the follower reports ``last_index``."""
+    """Serves ``source`` and follows it into ``replica`` until the follower holds ``last_index`` (its progress line
+    says ``end <last_index + 1>,``: the end is the next index, as in ``replicate status``)."""
     control, endpoint = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     secret = str(work / "secret")
     log = work / f"follow-{os.path.basename(replica)}-{rejoin}.log"
@@ -55,7 +56,7 @@ def serve_and_follow(tools, work, source, replica, last_index, rejoin):
                                               endpoint, "--secret-file", secret] + (["--rejoin"] if rejoin else []),
                                       stdout=out, stderr=subprocess.STDOUT)
             try:
-                wait_for(log, f"index {last_index},", follow, also=serve_log)
+                wait_for(log, f"end {last_index + 1},", follow, also=serve_log)
             finally:
                 stop(follow)
     finally:
