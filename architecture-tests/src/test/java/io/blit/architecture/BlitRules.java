@@ -186,6 +186,18 @@ final class BlitRules {
                     "Directory", "Facades")
             .because("each engine package is read in one sitting with only the packages below it in mind");
 
+    /**
+     * The queue's refusals are one family: every {@link IllegalStateException} that the API package or the engine
+     * declares is a {@link io.blit.queue.QueueException}, so that a caller catches the family, or switches over its
+     * category, instead of listing its members (the replication-only package's two exceptions stand apart: a sealed
+     * base of the API package cannot permit them without reaching that package).
+     */
+    static final ArchRule QUEUE_EXCEPTIONS_ARE_ONE_FAMILY = classes()
+            .that().resideInAnyPackage("io.blit.queue", "io.blit.queue.internal..")
+            .and().areAssignableTo(IllegalStateException.class)
+            .should().beAssignableTo(io.blit.queue.QueueException.class)
+            .because("callers catch QueueException (or switch over its category) instead of listing its members");
+
     static final ArchRule QUEUE_ENGINE_AND_REPLICA_FREE_OF_CYCLES = slices()
             .matching("io.blit.queue.(*)..")
             .should().beFreeOfCycles()

@@ -81,6 +81,11 @@ class ModuleRulesTest {
     }
 
     @Test
+    void theQueuesExceptionsAreOneFamily() {
+        BlitRules.QUEUE_EXCEPTIONS_ARE_ONE_FAMILY.check(ProductionClasses.get());
+    }
+
+    @Test
     void theFormatDescriptorsAreTheBottom() {
         BlitRules.FORMAT_IS_THE_BOTTOM.check(ProductionClasses.get());
     }

@@ -30,6 +30,7 @@ import io.blit.queue.internal.directory.TimeRolls;
 import io.blit.queue.internal.format.violation.FormatUsesSegmentHeader;
 import io.blit.queue.internal.record.Checkpoints;
 import io.blit.queue.internal.segment.violation.SegmentUsesCheckpoints;
+import io.blit.queue.internal.violation.EngineDeclaresItsOwnException;
 import io.blit.queue.internal.violation.EngineUsesBlitQueue;
 import io.blit.queue.internal.violation.EngineUsesRecordStream;
 import io.blit.queue.replica.RecordStream;
@@ -254,6 +255,11 @@ class RulesCanFailTest {
         EvaluationResult result = BlitRules.QUEUE_LAYERS.evaluate(new ClassFileImporter().importClasses(
                 SegmentDirectory.class, io.blit.queue.QueueOptions.class, io.blit.queue.QueueCorruptedException.class));
         assertFalse(result.hasViolation(), () -> result.getFailureReport().toString());
+    }
+
+    @Test
+    void exceptionFamilyRuleRejectsAnEngineExceptionOutsideTheFamily() {
+        assertViolates(BlitRules.QUEUE_EXCEPTIONS_ARE_ONE_FAMILY, EngineDeclaresItsOwnException.class);
     }
 
     @Test

@@ -3,15 +3,14 @@ package io.blit.cli;
 import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.NamedTailer;
-import io.blit.queue.PendingClaim;
 import io.blit.queue.QueueOptions;
+import io.blit.queue.QueueReader;
 import io.blit.queue.Tailer;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -147,111 +146,12 @@ public final class TailCommand implements Callable<Integer> {
             }
             if (consumer != null) {
                 try (NamedTailer<Void> named = named(queue)) {
-                    return print(Reader.of(named, out), arena, queue);
+                    return print(named, arena, queue);
                 }
             }
             try (Tailer<Void> tailer = tailer(queue)) {
-                return print(Reader.of(tailer), arena, queue);
+                return print(tailer, arena, queue);
             }
-        }
-    }
-
-    /** What the print loop reads from: a tailer, or a named tailer that commits each message once it is printed. */
-    private interface Reader {
-        /** The next record's bytes into {@code into}: its length, or -1 if none is committed yet. */
-        long readNextBytes(MemorySegment into);
-
-        /** The stored layout of the last record's type, or null for a raw payload. */
-        LayoutDescriptor layout();
-
-        /** The type id of the last record, or -1 for a raw payload. */
-        int typeId();
-
-        /** The index of the next message. */
-        long index();
-
-        /** The index of the message just read. */
-        long lastRead();
-
-        /** The time (epoch ns) the message just read was appended at, 0 if its file records none. */
-        long time();
-
-        /** Called once the message just read is printed. */
-        void printed();
-
-        /** The claim at the next index that stops the reader, if any. */
-        Optional<PendingClaim> pendingClaim();
-
-        static Reader of(Tailer<Void> tailer) {
-            return new Reader() {
-                public long readNextBytes(MemorySegment into) {
-                    return tailer.readNextBytes(into);
-                }
-
-                public LayoutDescriptor layout() {
-                    return tailer.lastTypeLayout();
-                }
-
-                public int typeId() {
-                    return tailer.lastTypeId();
-                }
-
-                public long index() {
-                    return tailer.index();
-                }
-
-                public long lastRead() {
-                    return tailer.index() - 1;
-                }
-
-                public long time() {
-                    return tailer.lastTimeNanos();
-                }
-
-                public void printed() {
-                }
-
-                public Optional<PendingClaim> pendingClaim() {
-                    return tailer.pendingClaim();
-                }
-            };
-        }
-
-        static Reader of(NamedTailer<Void> named, PrintStream out) {
-            return new Reader() {
-                public long readNextBytes(MemorySegment into) {
-                    return named.readNextBytes(into);
-                }
-
-                public LayoutDescriptor layout() {
-                    return named.lastTypeLayout();
-                }
-
-                public int typeId() {
-                    return named.lastTypeId();
-                }
-
-                public long index() {
-                    return named.index();
-                }
-
-                public long lastRead() {
-                    return named.lastReadIndex();
-                }
-
-                public long time() {
-                    return named.lastTimeNanos();
-                }
-
-                public void printed() {
-                    out.flush(); // the line is out before the commit: at least once
-                    named.commit();
-                }
-
-                public Optional<PendingClaim> pendingClaim() {
-                    return named.pendingClaim();
-                }
-            };
         }
     }
 
@@ -293,8 +193,13 @@ public final class TailCommand implements Callable<Integer> {
         return fromTime != null && consumer == null && time != 0 && time < fromTime.getEpochSecond() * 1_000_000_000L + fromTime.getNano();
     }
 
-    /** Prints until --count messages, or the end of the queue without --follow: {@link CliSupport#OK}, or 1 if cut short. */
-    private int print(Reader reader, Arena arena, BlitQueue<Void> queue) {
+    /**
+     * Prints until --count messages, or the end of the queue without --follow: {@link CliSupport#OK}, or 1 if cut short.
+     * Each message is committed once printed (a named consumer stores its position; a plain tailer has none), its line
+     * flushed first when it is committed: at least once.
+     */
+    private int print(QueueReader<Void> reader, Arena arena, BlitQueue<Void> queue) {
+        boolean commits = consumer != null;
         long capacity = 1 << 16;
         MemorySegment buffer = arena.allocate(capacity, 8);
         StringBuilder line = new StringBuilder(512);
@@ -322,23 +227,27 @@ public final class TailCommand implements Callable<Integer> {
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
                 continue;
             }
-            long index = reader.lastRead();
-            LayoutDescriptor layout = reader.layout();
-            if ((type != null && !QueueFiles.isType(layout, reader.typeId(), type)) || beforeFromTime(reader.time())) {
+            long index = reader.lastReadIndex();
+            LayoutDescriptor layout = reader.lastTypeLayout();
+            long time = reader.lastTimeNanos();
+            if ((type != null && !QueueFiles.isType(layout, reader.lastTypeId(), type)) || beforeFromTime(time)) {
                 expected = index + 1;
-                reader.printed(); // a named consumer has read it: committed, not printed
+                reader.commit(); // a named consumer has read it: committed, not printed
                 continue;
             }
             stops.reportGap(expected, index);
             expected = index + 1;
             if (json) {
                 line.setLength(0);
-                RecordJson.append(new JsonWriter(line), index, layout, buffer, length, reader.time());
+                RecordJson.append(new JsonWriter(line), index, layout, buffer, length, time);
             } else {
-                RecordLine.append(line, index, layout, buffer, length, reader.time());
+                RecordLine.append(line, index, layout, buffer, length, time);
             }
             out.println(line);
-            reader.printed();
+            if (commits) {
+                out.flush(); // the line is out before the commit: at least once
+            }
+            reader.commit();
             printed++;
         }
         return CliSupport.OK;

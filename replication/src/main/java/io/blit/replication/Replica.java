@@ -66,7 +66,6 @@ public final class Replica implements AutoCloseable {
 
     private final Path dir;
     private final ReplicaOptions options;
-    private static final long NO_ANSWER_LOG_NANOS = 10_000_000_000L;
 
     /** Where the handshake stands: a SUBSCRIBE out, a CONFIRM out (the challenge came), or the session accepted. */
     private enum State { HANDSHAKE, CONFIRMING, STREAMING }
@@ -103,10 +102,10 @@ public final class Replica implements AutoCloseable {
     private TermHistory history;
     private State state = State.HANDSHAKE;
     private byte[] nonce;
-    /** When the current nonce was first sent, and when the first request still unanswered was. */
+    /** When the current nonce was first sent. */
     private long attemptStarted;
-    private long unansweredSince;
-    private int unansweredRequests;
+    /** The requests of the handshake not answered yet, and the warning about them. */
+    private final UnansweredRequests unanswered;
     private byte[] sourceNonce;
     /** The CONFIRM of the current challenge, sealed once and sent again as it is until the source answers. */
     private byte[] confirmation;
@@ -135,6 +134,7 @@ public final class Replica implements AutoCloseable {
     private volatile RuntimeException failure;
 
     private Replica(Path dir, ReplicaOptions options, LongSupplier wallClock, ReplicaLock lock) {
+        this.unanswered = new UnansweredRequests(dir.toString(), options.source(), options.endpoint());
         this.dir = dir;
         this.options = options;
         this.wallClock = wallClock;
@@ -272,7 +272,7 @@ public final class Replica implements AutoCloseable {
             control = aeron.aeron().addExclusivePublication(Endpoint.udp(options.source()),
                     AeronConnection.CONTROL_STREAM);
             IdleStrategy idle = IdleStrategies.create();
-            unansweredSince = System.nanoTime();
+            unanswered.restart(System.nanoTime());
             follow(assembler, idle);
         } catch (RuntimeException e) {
             stop(e);
@@ -361,8 +361,7 @@ public final class Replica implements AutoCloseable {
         }
         state = State.HANDSHAKE;
         nonce = null;
-        unansweredSince = System.nanoTime();
-        unansweredRequests = 0;
+        unanswered.restart(System.nanoTime());
         fromSource = null;
         toSource = null;
         lastHeard = System.nanoTime();
@@ -372,8 +371,8 @@ public final class Replica implements AutoCloseable {
     /** Sends the SUBSCRIBE of the handshake (a new one if none runs), or the CONFIRM again while no reply came. */
     private void resend(long now) {
         lastSent = now;
-        if (state == State.HANDSHAKE && now - unansweredSince > NO_ANSWER_LOG_NANOS) {
-            logNoAnswer(now);
+        if (state == State.HANDSHAKE) {
+            unanswered.warnIfDue(now, control.isConnected());
         }
         if (!control.isConnected()) {
             return;
@@ -388,28 +387,12 @@ public final class Replica implements AutoCloseable {
             random.nextBytes(nonce);
             attemptStarted = now;
         }
-        unansweredRequests++;
+        unanswered.sent();
         Subscribe.Request request = new Subscribe.Request(replicaId, nonce, store.writer().nextIndex(), options.subscribeFlags(),
                 options.endpoint(), store.writer().newestFileHeader(), options.expectedDescriptor(), wallClock.getAsLong(),
                 queueId == null ? Wire.NO_QUEUE : queueId, sourceName,
                 history == null ? List.of() : history.newest(Wire.MAX_TERMS));
         control.offer(out, 0, Subscribe.encode(out, request, subscribeMac));
-    }
-
-    /**
-     * Says what the replica knows of a handshake that got no answer: whether the source's media driver takes its
-     * requests at all (Aeron's connection), and how many it sent; never a guess at the cause.
-     */
-    private void logNoAnswer(long now) {
-        String seconds = NO_ANSWER_LOG_NANOS / 1_000_000_000L + " s";
-        LOG.log(System.Logger.Level.WARNING, "replica " + dir + ": no answer from source " + options.source()
-                + " within " + seconds + (control.isConnected()
-                ? ": its media driver takes the requests (" + unansweredRequests + " sent) but no challenge reached "
-                        + options.endpoint() + " (a source answers only requests signed with its own secret)"
-                : ": no media driver takes requests on " + options.source() + " (" + unansweredRequests + " sent)")
-                + "; asking on");
-        unansweredSince = now;
-        unansweredRequests = 0;
     }
 
     private void acknowledge() {
