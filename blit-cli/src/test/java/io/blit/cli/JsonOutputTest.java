@@ -39,7 +39,8 @@ class JsonOutputTest {
         Result status = BlitCliRun.run("replicate", "status", "--dir", queue.toString(), "--json");
         assertEquals(0, status.code(), status.err());
         JsonNode node = one(status);
-        assertFields(node, "queue_id", "term", "term_start", "fence_term", "end", "role");
+        assertFields(node, "queue_id", "term", "term_start", "fence_term", "end", "role", "serving");
+        assertTrue(node.get("serving").isNull(), "no source serves it");
         assertEquals(3, node.get("end").asLong());
         assertEquals(0, node.get("term").asLong());
         assertEquals("primary", node.get("role").asString());

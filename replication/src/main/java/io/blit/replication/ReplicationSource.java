@@ -91,6 +91,7 @@ public final class ReplicationSource implements AutoCloseable {
     private java.util.UUID queueId;
     private final byte[][] names;
     private final Thread controlThread;
+    private final SourceReporter reporter;
     private volatile boolean running = true;
 
     private ReplicationSource(Path dir, SourceOptions options, LongSupplier wallClock) {
@@ -121,6 +122,7 @@ public final class ReplicationSource implements AutoCloseable {
         }
         this.connection = opened;
         this.controlThread = Thread.ofPlatform().name("blit-replication-source").daemon().unstarted(this::controlLoop);
+        this.reporter = new SourceReporter(dir, options.control(), sessions.values(), queue, wallClock);
     }
 
     /** Opening an empty directory raw would create a raw queue there, which its typed appenders would then refuse. */
@@ -153,6 +155,7 @@ public final class ReplicationSource implements AutoCloseable {
         ReplicationSource source = new ReplicationSource(Objects.requireNonNull(dir, "dir"),
                 Objects.requireNonNull(options, "options"), wallClock);
         source.controlThread.start();
+        source.reporter.start();
         LOG.log(System.Logger.Level.INFO, "serving queue " + dir + " on " + options.control());
         return source;
     }
@@ -469,6 +472,7 @@ public final class ReplicationSource implements AutoCloseable {
         control.close();
         // replicas in a session learn from the end of their stream that this source stopped, and resubscribe at once
         connection.closeDraining(sessions.isEmpty() ? 0 : END_OF_STREAM_DRAIN_NANOS);
+        reporter.close();
         queue.close();
     }
 }

@@ -261,6 +261,17 @@ public final class RecordStream implements AutoCloseable {
         return word;
     }
 
+    /**
+     * {@return the time of the {@link #RECORD}, epoch nanoseconds, if it is COMMITTED in a file of format 2 or later;
+     * else {@code Long.MIN_VALUE} (an abandoned record, the padding word, or a format-1 file, whose records carry no
+     * time)}
+     */
+    public long time() {
+        return lastEvent != RECORD || RecordHeader.isPadding(word)
+                || RecordHeader.state(word) != RecordHeader.STATE_COMMITTED
+                || cursor.file().payloadOffset() == RecordHeader.LENGTH ? Long.MIN_VALUE : cursor.recordTime();
+    }
+
     /** {@return whether the {@link #RECORD} is the padding word that ends its file (no index, no payload)} */
     public boolean isPadding() {
         return RecordHeader.isPadding(word);
