@@ -50,7 +50,7 @@ public final class QueueVerifier {
     }
 
     /**
-     * Verifies every segment file of {@code dir}, oldest first.
+     * Verifies every segment file of {@code dir}, oldest first, then its sidecar files ({@code SidecarVerifier}).
      *
      * @param dir a queue directory
      * @return every problem found, in file and offset order; empty if the files are as the format defines them
@@ -79,10 +79,14 @@ public final class QueueVerifier {
                 expectedFirst = verifyFile(file, i == firsts.length - 1, problems);
             }
         }
+        SidecarVerifier.verify(dir, expectedFirst, problems); // expectedFirst: the newest file's end, if its walk says
         return problems;
     }
 
-    /** Verifies one file; returns the index its next file must start at, or -1 if its records do not say. */
+    /**
+     * Verifies one file; returns the index its next file must start at (for the newest file: the queue's end index),
+     * or -1 if its records do not say.
+     */
     private static long verifyFile(MappedSegment file, boolean newest, List<Problem> problems) {
         SegmentHeader.Info info = file.info();
         MemorySegment bytes = file.segment();
@@ -131,7 +135,7 @@ public final class QueueVerifier {
             }
         }
         checkSlots(file, bytes, checkpoints, broken ? -1 : ordinal, problems);
-        return broken || word == 0 ? -1 : end;
+        return broken || word == 0 && !newest ? -1 : end; // the newest file's end is the queue's: its sidecars' bound
     }
 
     /** What is wrong with the checked, non-padding {@code word} beyond the walk's checks, or null. */
