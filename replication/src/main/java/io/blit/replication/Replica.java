@@ -172,9 +172,9 @@ public final class Replica implements AutoCloseable {
         ReplicaLock lock = ReplicaLock.acquire(dir, options.privateFiles());
         try {
             if (options.verifyOnStart()) {
-                ReplicaDamage.setAside(dir).ifPresent(set -> LOG.log(System.Logger.Level.WARNING, "damaged records of "
-                        + dir + " from index " + set.from() + " set aside in " + set.directory()
-                        + "; taking them again from " + options.source()));
+                ReplicaDamage.setAside(dir).ifPresent(set -> LOG.log(System.Logger.Level.WARNING, "replica " + dir
+                        + ": damaged from index " + set.from() + ", its files kept in " + set.kept()
+                        + "; taking the records from " + set.from() + " again from " + options.source()));
             }
             Replica replica = new Replica(dir, options, wallClock, lock);
             replica.thread.start();

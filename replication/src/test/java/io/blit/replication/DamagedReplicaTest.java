@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
 import io.blit.queue.QueueOptions;
-import io.blit.queue.replica.Quarantine;
+import io.blit.queue.replica.QueueRepair;
 import io.blit.queue.replica.QueueVerifier;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A replica whose own files are damaged, started with {@code verifyOnStart}, sets the damaged records aside (kept in
- * a quarantine queue inside it) and takes them again from its source: it ends byte-identical to the source. Without
+ * A replica whose own files are damaged, started with {@code verifyOnStart}, cuts itself back to before the damage
+ * (the damaged files kept whole in {@code repair/<time>/}) and takes the records again from its source: it ends byte-identical to the source. Without
  * the option it resumes at its end and the damage stays (the option is what repairs it).
  */
 @SuppressWarnings("try") // a source or replica held open only for its side effects
@@ -72,10 +72,15 @@ class DamagedReplicaTest {
                 }
                 assertEquals(List.of(), QueueVerifier.verify(replica), "the records were taken again");
                 ReplicationTest.assertSameFiles(source, replica);
-                try (Stream<Path> quarantines = Files.list(replica.resolve(Quarantine.DIRECTORY))) {
-                    List<String> names = quarantines.map(p -> p.getFileName().toString()).toList();
-                    assertEquals(1, names.size(), names.toString());
-                    assertTrue(names.getFirst().startsWith("from-" + (firstOfDamaged + 100) + "-"), names.toString());
+                try (Stream<Path> kept = Files.list(replica.resolve(QueueRepair.KEPT_DIRECTORY))) {
+                    List<Path> dirs = kept.toList();
+                    assertEquals(1, dirs.size(), dirs.toString());
+                    Path keptDamaged = dirs.getFirst().resolve(damaged.getFileName());
+                    assertEquals(ReplicationTest.segmentNames(source).length - files.indexOf(damaged),
+                            segments(dirs.getFirst()).size(), "the damaged file and every later one kept");
+                    long at = RECORDS_START + RECORD * 100L + 7;
+                    assertEquals(Files.readAllBytes(source.resolve(damaged.getFileName()))[(int) at] ^ (1 << 5),
+                            Files.readAllBytes(keptDamaged)[(int) at], "the kept copy is the damaged one");
                 }
             }
         }

@@ -274,7 +274,7 @@ public final class QueueRepair {
         }
     }
 
-    private static Path keptDirectory(Path dir) {
+    static Path keptDirectory(Path dir) {
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
                 .format(Instant.now());
         boolean ownerOnly = SegmentTail.ownerOnly(dir);
