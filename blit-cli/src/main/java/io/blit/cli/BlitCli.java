@@ -68,6 +68,7 @@ public final class BlitCli implements Callable<Integer> {
                 .addSubcommand(new StatsCommand(out))
                 .addSubcommand(new DumpCommand(out, err))
                 .addSubcommand(new IntegrityCheckCommand(out))
+                .addSubcommand(new RepairCommand(out))
                 .addSubcommand(new LayoutCommand(out))
                 .addSubcommand(ReplicateCommand.commandLine(out, err, new FollowCommand(out, err)))
                 .addSubcommand(QuarantineCommand.commandLine(out))

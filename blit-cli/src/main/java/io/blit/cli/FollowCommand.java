@@ -65,6 +65,11 @@ public class FollowCommand implements Callable<Integer> {
             + "quarantine queue inside it; without it such a directory is refused")
     private boolean rejoin;
 
+    @Option(names = "--verify", description = "verify the replica's files first, as check does (a walk of every "
+            + "record), and if a record is damaged, move it and every later one into a quarantine queue inside the "
+            + "replica (kept, never deleted; a warning names it) and take them again from the source")
+    private boolean verify;
+
     @Option(names = "--handshake-timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "how long to wait for the first session with the source before giving up with exit 1 "
                     + "(default: ${DEFAULT-VALUE}; 0: wait for ever, e.g. when the replica starts before its source). "
@@ -168,7 +173,7 @@ public class FollowCommand implements Callable<Integer> {
         try {
             return expectations(ReplicaOptions.of(source, endpoint, ReplicateCommand.secret(secretFile)).sync(sync)
                     .aeronDir(aeronDir).sourceTimeout(Duration.ofSeconds(2)).privateFiles(privateFiles)
-                    .requireEncryption(encrypt).rejoin(rejoin));
+                    .requireEncryption(encrypt).rejoin(rejoin).verifyOnStart(verify));
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }

@@ -19,7 +19,7 @@ class BlitHelpTextTest {
         List<List<String>> commands = commands();
         assertEquals(List.of(List.of("tail"), List.of("consumers"), List.of("consumers", "remove"),
                 List.of("consumers", "move"), List.of("stats"), List.of("dump"), List.of("check"),
-                List.of("layout"), List.of("replicate"), List.of("replicate", "serve"), List.of("replicate", "follow"),
+                List.of("repair"), List.of("layout"), List.of("replicate"), List.of("replicate", "serve"), List.of("replicate", "follow"),
                 List.of("replicate", "keygen"), List.of("replicate", "status"), List.of("replicate", "promote"),
                 List.of("replicate", "fence"), List.of("quarantine"), List.of("quarantine", "list"),
                 List.of("quarantine", "drop")),

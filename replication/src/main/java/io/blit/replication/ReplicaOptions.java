@@ -219,6 +219,27 @@ public final class ReplicaOptions {
         return with(v -> v.rejoin = allowed);
     }
 
+    /**
+     * {@return whether the replica verifies its own files before it subscribes} With it, {@code Replica.start} runs
+     * the verification of {@code blit check} over the replica's segment files (a walk of every record: seconds per
+     * GiB), and if it finds damage, sets every record from the first damaged one on aside into a quarantine queue
+     * inside the directory (kept, never deleted) and takes them again from its source (docs/replication.md,
+     * "A damaged replica"). Default false: a replica trusts the files it wrote and resumes at their end.
+     */
+    public boolean verifyOnStart() {
+        return values.verifyOnStart;
+    }
+
+    /**
+     * {@return these options with the verification of the replica's files at start turned on or off
+     * ({@link #verifyOnStart()})}
+     *
+     * @param verify whether to verify the replica's files, and fetch damaged records again, when it starts
+     */
+    public ReplicaOptions verifyOnStart(boolean verify) {
+        return with(v -> v.verifyOnStart = verify);
+    }
+
     /** The flags of this replica's SUBSCRIBE. */
     int subscribeFlags() {
         return (values.sync ? Subscribe.FLAG_SYNC : 0) | (values.requireEncryption ? Subscribe.FLAG_ENCRYPT : 0);
@@ -243,14 +264,14 @@ public final class ReplicaOptions {
                 && a.sync == b.sync && Arrays.equals(expectedDescriptor(), that.expectedDescriptor())
                 && Objects.equals(a.aeronDir, b.aeronDir) && a.sourceTimeout.equals(b.sourceTimeout)
                 && a.requireEncryption == b.requireEncryption && a.privateFiles == b.privateFiles
-                && a.rejoin == b.rejoin;
+                && a.rejoin == b.rejoin && a.verifyOnStart == b.verifyOnStart;
     }
 
     /** {@return a hash of every option but the secret} */
     @Override
     public int hashCode() {
         return Objects.hash(values.source, values.endpoint, values.sync, Arrays.hashCode(expectedDescriptor()),
-                values.aeronDir, values.sourceTimeout, values.requireEncryption, values.privateFiles, values.rejoin);
+                values.aeronDir, values.sourceTimeout, values.requireEncryption, values.privateFiles, values.rejoin, values.verifyOnStart);
     }
 
     /** {@return every option by name, the secret as its length only} */
@@ -259,7 +280,8 @@ public final class ReplicaOptions {
         return "ReplicaOptions[source=" + values.source + ", endpoint=" + values.endpoint + ", secret=("
                 + values.secret.length + " bytes), sync=" + values.sync + ", expectedLayouts=" + values.expectedLayouts
                 + ", aeronDir=" + values.aeronDir + ", sourceTimeout=" + values.sourceTimeout + ", requireEncryption="
-                + values.requireEncryption + ", privateFiles=" + values.privateFiles + ", rejoin=" + values.rejoin + "]";
+                + values.requireEncryption + ", privateFiles=" + values.privateFiles + ", rejoin=" + values.rejoin
+                + ", verifyOnStart=" + values.verifyOnStart + "]";
     }
 
     /** New options: a copy of these values, changed by {@code change}, then checked. */
@@ -298,6 +320,7 @@ public final class ReplicaOptions {
         boolean requireEncryption;
         boolean privateFiles;
         boolean rejoin;
+        boolean verifyOnStart;
 
         /** A field-by-field copy. */
         Values copy() {

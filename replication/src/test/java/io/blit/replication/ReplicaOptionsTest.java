@@ -33,7 +33,8 @@ class ReplicaOptionsTest {
             o -> o.sourceTimeout(Duration.ofSeconds(9)),
             o -> o.requireEncryption(true),
             o -> o.privateFiles(true),
-            o -> o.rejoin(true));
+            o -> o.rejoin(true),
+            o -> o.verifyOnStart(true));
 
     private static byte[] secret(int fill) {
         byte[] secret = new byte[32];
@@ -58,6 +59,7 @@ class ReplicaOptionsTest {
         assertFalse(defaults.requireEncryption());
         assertFalse(defaults.privateFiles());
         assertFalse(defaults.rejoin());
+        assertFalse(defaults.verifyOnStart());
     }
 
     @Test
@@ -65,7 +67,7 @@ class ReplicaOptionsTest {
         ReplicaOptions defaults = defaults();
         ReplicaOptions all = defaults.sync(true).expectedTypes(TYPES).aeronDir("/dev/shm/aeron-x")
                 .sourceTimeout(Duration.ofSeconds(9)).requireEncryption(true).privateFiles(true)
-                .rejoin(true);
+                .rejoin(true).verifyOnStart(true);
         assertTrue(all.sync());
         assertEquals(List.of(1, 2), List.copyOf(all.expectedLayouts().classNames().keySet()));
         assertEquals("/dev/shm/aeron-x", all.aeronDir());
@@ -73,6 +75,7 @@ class ReplicaOptionsTest {
         assertTrue(all.requireEncryption());
         assertTrue(all.privateFiles());
         assertTrue(all.rejoin());
+        assertTrue(all.verifyOnStart());
         assertEquals(SOURCE, all.source());
         assertEquals(ENDPOINT, all.endpoint());
         assertArrayEquals(SECRET, all.secret());
@@ -115,7 +118,7 @@ class ReplicaOptionsTest {
     void toStringNamesEveryOptionButShowsOnlyTheSecretsLength() {
         assertEquals("ReplicaOptions[source=127.0.0.1:7000, endpoint=127.0.0.1:7001, secret=(32 bytes), sync=true,"
                 + " expectedLayouts=null, aeronDir=null, sourceTimeout=PT2S, requireEncryption=false,"
-                + " privateFiles=false, rejoin=false]", defaults().sync(true).toString());
+                + " privateFiles=false, rejoin=false, verifyOnStart=false]", defaults().sync(true).toString());
     }
 
     @Test

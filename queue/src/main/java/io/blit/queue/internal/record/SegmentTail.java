@@ -133,18 +133,40 @@ public final class SegmentTail {
             if (stop.endsFile()) {
                 return; // the file's records end at from with its padding word or its end: nothing after from here
             }
-            MemorySegment segment = file.segment();
-            for (long slot = Math.max(1, (ordinal + SegmentFormat.CHECKPOINT_INTERVAL - 1) >>> SegmentFormat.CHECKPOINT_INTERVAL_SHIFT);
-                 slot < SegmentFormat.CHECKPOINT_SLOTS; slot++) {
-                segment.set(ValueLayout.JAVA_INT, SegmentFormat.CHECKPOINT_AREA_OFFSET + slot * Integer.BYTES, 0);
-            }
-            for (long at = stop.position(); at + Long.BYTES <= file.size(); at += Long.BYTES) {
-                if (segment.get(ValueLayout.JAVA_LONG, at) != 0) {
-                    segment.set(ValueLayout.JAVA_LONG, at, 0);
-                }
-            }
-            segment.force();
+            clear(file, ordinal, stop.position());
         }
+    }
+
+    /**
+     * As {@link #cutAt}, for a file whose record of index {@code from} may be damaged: its word is never read (the
+     * walk stops at the record before it, which must be whole). {@code from} must be above {@code first}.
+     *
+     * @throws io.blit.queue.QueueCorruptedException if a header or record word before {@code from} is invalid
+     */
+    public static void cutAtDamage(Path dir, long first, long from) {
+        try (MappedSegment file = new MappedSegment(SegmentFiles.readHeader(dir, first))) {
+            long ordinal = from - first;
+            RecordScan.Stop before = walk(file, ordinal - 1);
+            if (before.atEnd()) {
+                return; // the file's records end before from: nothing of from or after is here
+            }
+            clear(file, ordinal, before.position() + RecordHeader.recordLength(RecordHeader.length(before.word())));
+        }
+    }
+
+    /** Clears the checkpoint slots of ordinals from {@code ordinal} on and every byte from {@code position}; forces. */
+    private static void clear(MappedSegment file, long ordinal, long position) {
+        MemorySegment segment = file.segment();
+        for (long slot = Math.max(1, (ordinal + SegmentFormat.CHECKPOINT_INTERVAL - 1) >>> SegmentFormat.CHECKPOINT_INTERVAL_SHIFT);
+             slot < SegmentFormat.CHECKPOINT_SLOTS; slot++) {
+            segment.set(ValueLayout.JAVA_INT, SegmentFormat.CHECKPOINT_AREA_OFFSET + slot * Integer.BYTES, 0);
+        }
+        for (long at = position; at + Long.BYTES <= file.size(); at += Long.BYTES) {
+            if (segment.get(ValueLayout.JAVA_LONG, at) != 0) {
+                segment.set(ValueLayout.JAVA_LONG, at, 0);
+            }
+        }
+        segment.force();
     }
 
     /**
