@@ -86,15 +86,6 @@ public final class HmacSha256 {
         return start().update(buffer, offset, length).finish();
     }
 
-    /** A copy of the MAC of {@code bytes}. */
-    public byte[] macOf(byte[]... parts) {
-        start();
-        for (byte[] part : parts) {
-            update(part, 0, part.length);
-        }
-        return finish().clone();
-    }
-
     /**
      * Whether the {@code tagLength} bytes of {@code buffer} at {@code tagOffset} are the first bytes of the MAC of
      * {@code length} bytes from {@code offset}, compared in constant time.

@@ -60,7 +60,7 @@ class KeysTest {
         HmacSha256 mac = new HmacSha256("Jefe".getBytes(StandardCharsets.US_ASCII));
         byte[] data = "what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII);
         String expected = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843";
-        assertEquals(expected, HEX.formatHex(mac.macOf(data)));
+        assertEquals(expected, HEX.formatHex(mac.start().update(data, 0, data.length).finish()));
         UnsafeBuffer signed = new UnsafeBuffer(new byte[data.length + HmacSha256.LENGTH]);
         signed.putBytes(0, data);
         signed.putBytes(data.length, HEX.parseHex(expected));
