@@ -139,7 +139,8 @@ public final class RecordWalker {
      * @return its length field (its time included in format 2 and later), or -1 if there is none yet
      * @throws MessagesDeletedException if the next file was deleted (by retention)
      * @throws QueueCorruptedException  if a record header points past the end of its file, or has state bits 00 but is
-     *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is)
+     *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is), or
+     *                                  the record's checksum does not match its bytes (format 5)
      */
     public int advance(RecordCursor cursor) {
         ensureMapped(cursor);
@@ -155,6 +156,7 @@ public final class RecordWalker {
                 continue;
             }
             if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED) {
+                cursor.verifyChecksum(word); // format 5: a reader never returns a record whose bytes changed
                 return RecordHeader.length(word);
             }
             return -1; // a claim not passed (yet)
