@@ -102,6 +102,25 @@ class RecordChecksumTest {
     }
 
     @Test
+    void aTailerWhoseOptionsTurnedVerificationOffReturnsTheDamagedRecordAsItFindsIt() throws IOException {
+        append(CHECKSUMS, 0, 10);
+        Path file = SegmentFiles.path(dir, 0);
+        long securityId = SegmentFormat.RECORDS_START + 4L * RECORD + 24; // message 4's first field
+        flip(file, securityId, 6);
+        try (BlitQueue<MarketData> queue = BlitQueue.open(dir, MarketData.class,
+                CHECKSUMS.readOnly(true).verifyRecordChecksums(false));
+             Tailer<MarketData> tailer = queue.tailer()) {
+            MarketData in = new MarketData();
+            for (long n = 0; n < 10; n++) {
+                assertTrue(tailer.readNext(in));
+                assertEquals(n == 4 ? 4 ^ (1 << 6) : n, in.securityId, "message " + n);
+            }
+        } finally {
+            flip(file, securityId, 6);
+        }
+    }
+
+    @Test
     void aQueueMovesBetweenFormatsFourAndFiveAtAnAppendersOpenAndReadsWhole() {
         append(QueueOptions.defaults().segmentSize(64 << 10), 0, 10);
         append(CHECKSUMS, 10, 10);

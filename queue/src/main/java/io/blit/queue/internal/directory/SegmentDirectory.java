@@ -63,6 +63,8 @@ public final class SegmentDirectory implements AutoCloseable {
      * with record checksums ({@link QueueOptions#recordChecksums()}), else {@link SegmentFormat#FORMAT_VERSION}.
      */
     private final int writeVersion;
+    /** Whether tailers verify record checksums ({@link QueueOptions#verifyRecordChecksums()}). */
+    private final boolean verifyChecksums;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
@@ -80,6 +82,7 @@ public final class SegmentDirectory implements AutoCloseable {
         this.raw = types == null;
         this.fileCheck = fileCheck;
         this.writeVersion = options.recordChecksums() ? SegmentFormat.CHECKSUM_FORMAT : SegmentFormat.FORMAT_VERSION;
+        this.verifyChecksums = options.verifyRecordChecksums();
         this.privateFiles = options.privateFiles();
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         boolean readOnly = options.readOnly();
@@ -191,6 +194,11 @@ public final class SegmentDirectory implements AutoCloseable {
         long prefix = bodyPrefix();
         return Math.min(segmentSize - SegmentFormat.RECORDS_START - RecordHeader.LENGTH - prefix,
                 RecordHeader.MAX_PAYLOAD - prefix);
+    }
+
+    /** {@return whether tailers of this queue object verify record checksums ({@link QueueOptions#verifyRecordChecksums()})} */
+    public boolean verifyChecksums() {
+        return verifyChecksums;
     }
 
     /** {@return the format version of the files this object creates and its appenders write (4, or 5: checksums)} */

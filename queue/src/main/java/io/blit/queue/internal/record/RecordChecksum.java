@@ -16,11 +16,10 @@ import java.util.zip.CRC32C;
  *
  * <p><b>How the bytes reach the CRC.</b> They are copied with {@link MemorySegment#copy} into a reused heap array, in
  * chunks of {@value #CHUNK} bytes, and the CRC runs over the array. Not over a {@link java.nio.ByteBuffer} view of the
- * mapped file: a view is limited to 2 GiB (files reach 4 GiB), allocates, and the CRC intrinsic reading a mapping whose
- * file was truncated under it is a fault HotSpot does not turn into an {@link InternalError} as it does for a
- * segment's copy ({@code MappedFaults}), so that the caller's translation into a
- * {@link io.blit.queue.QueueCorruptedException} would be lost. The copy of a small record is a few nanoseconds
- * (docs/queue-performance.md, "Record checksums").
+ * mapped file: a view is limited to 2 GiB (files reach 4 GiB) and allocates, and a file truncated under the mapping
+ * would fault inside the CRC intrinsic, where no test shows the fault delivered as the {@link InternalError} that
+ * {@code MappedFaults} turns into a {@link io.blit.queue.QueueCorruptedException}; a segment's copy is the access whose
+ * fault is known to be delivered so (docs/queue-performance.md, "Record checksums").
  *
  * <p>Allocates nothing after construction. Mutable and not thread-safe: one per cursor, verifier or replica writer.
  */
