@@ -10,7 +10,7 @@ from blit.__main__ import main as python_main
 from blit.crc32c import crc32c
 
 from conftest import SAMPLES, copy_queue
-from queues import read_only_unchanged, segments
+from queues import read_only_unchanged, record_positions, segments
 
 
 def rewrite_header(path, offset, fmt, value):
@@ -94,7 +94,7 @@ def test_damaged_record_word(generated, tmp_path, capsys):
 def test_damaged_record_of_format_5_is_refused_by_its_checksum(offset, tmp_path, capsys):
     q_dir = copy_queue(SAMPLES / "format-v5/typed", tmp_path / "q")
     path = segments(q_dir)[0]
-    position = 8192 + 168 * 3  # message 3, a MarketData record of 168 bytes
+    position = record_positions(path)[3][0]  # message 3, a MarketData record (message 2 is a Quote)
     with open(path, "r+b") as f:
         f.seek(position + offset)
         byte = f.read(1)[0]

@@ -76,7 +76,7 @@ def test_c_reader_refuses_bad_input(damage, offset, words, generated, tmp_path):
 def test_c_reader_refuses_a_damaged_record_of_format_5_by_its_checksum(offset, tmp_path):
     q_dir = copy_queue(SAMPLES / "format-v5/typed", tmp_path / "q")
     path = segments(q_dir)[0]
-    position = 8192 + 168 * 3  # message 3, a MarketData record of 168 bytes
+    position = record_positions(path)[3][0]  # message 3, a MarketData record (message 2 is a Quote)
     with open(path, "r+b") as f:
         f.seek(position + offset)
         byte = f.read(1)[0]
