@@ -31,8 +31,8 @@ import java.util.Objects;
  *       {@link WrongThreadException}.</li>
  *   <li><b>Protocol.</b> A record is claimed by a compare-and-set of its header word from 0 to CLAIMED, its payload
  *       written with plain stores (in a file with record checksums, then its CRC32C over the whole record:
- *       {@link QueueOptions#recordChecksums()}), and it is published by a release store of the COMMITTED word, which tailers
- *       load with acquire. A message is visible in full or not at all.</li>
+ *       {@link QueueOptions#recordChecksums()}), and it is published by a release store of the COMMITTED word,
+ *       which tailers load with acquire. A message is visible in full or not at all.</li>
  *   <li><b>Allocation.</b> {@code append} allocates nothing except when it rolls to the next file.</li>
  *   <li><b>Rolling.</b> Moving into a file starts the background preparation of the next one (created zero-filled
  *       under a temporary name, published when an appender rolls to it: complete for a queue of one message class,

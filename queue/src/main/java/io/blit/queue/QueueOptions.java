@@ -50,7 +50,8 @@ public final class QueueOptions {
     /**
      * {@return the default options} 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other
      * layouts translated; every file kept; the next file prepared in the background; files with the process's default
-     * modes; not read-only; the cached clock; rolls by size only; no record checksums written, those of files that have them verified by tailers.
+     * modes; not read-only; the cached clock; rolls by size only; no record checksums written, those of files that
+     * have them verified by tailers.
      */
     public static QueueOptions defaults() {
         return new QueueOptions(new Values());
@@ -159,7 +160,8 @@ public final class QueueOptions {
     /**
      * {@return these options with record checksums turned on or off}
      *
-     * @param on whether the files this queue object's appenders create carry record checksums ({@link #recordChecksums()})
+     * @param on whether the files this queue object's appenders create carry record checksums
+     *           ({@link #recordChecksums()})
      */
     public QueueOptions recordChecksums(boolean on) {
         return with(v -> v.recordChecksums = on);

@@ -92,7 +92,8 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
     /** The arguments that {@link #parseArgs} turns back into this plan (for a child process). */
     public List<String> toArgs() {
         return List.of(kind.cliName(), Long.toString(rate), Long.toString(warmup), Long.toString(count),
-                Integer.toString(runs), waitStrategy.name(), Long.toString(segmentSize), Boolean.toString(recordChecksums));
+                Integer.toString(runs), waitStrategy.name(), Long.toString(segmentSize),
+                Boolean.toString(recordChecksums));
     }
 
     /** The plan written by {@link #toArgs}, from {@code args[from]} on. */

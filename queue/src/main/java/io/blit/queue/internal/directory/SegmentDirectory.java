@@ -196,7 +196,7 @@ public final class SegmentDirectory implements AutoCloseable {
                 RecordHeader.MAX_PAYLOAD - prefix);
     }
 
-    /** {@return whether tailers of this queue object verify record checksums ({@link QueueOptions#verifyRecordChecksums()})} */
+    /** {@return whether tailers of this queue object verify record checksums: QueueOptions.verifyRecordChecksums} */
     public boolean verifyChecksums() {
         return verifyChecksums;
     }

@@ -130,7 +130,8 @@ public final class QueueErrors {
      * A COMMITTED record whose length field is below {@code prefix}: the time every record of format 2 to 4 starts
      * with (8 bytes), or the time, checksum and reserved word of format 5 (16).
      */
-    public static QueueCorruptedException recordShorterThanBody(Path file, long position, int lengthField, long prefix) {
+    public static QueueCorruptedException recordShorterThanBody(Path file, long position, int lengthField,
+                                                                long prefix) {
         return new QueueCorruptedException(file, position, "committed record of length " + lengthField
                 + ", shorter than the " + prefix + "-byte " + (prefix == RecordHeader.TIME_LENGTH ? "time"
                 : "time, checksum and reserved word") + " every record of its file's format starts with");
