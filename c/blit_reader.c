@@ -11,7 +11,8 @@
  * "error: FILE at byte OFFSET: WHAT" on stderr, exit 2. Opens every file read-only (O_RDONLY, PROT_READ): writes,
  * creates and locks nothing. What it checks: each file header (magic, version, header length, CRC32C, byte order,
  * incompatible features, size, first index), the type table and each descriptor (magic, version, sizes, CRC32C, types,
- * order), and every record word the walk meets (docs/format.md, "The record walk"). It does not recompute descriptor
+ * order), every record word the walk meets (docs/format.md, "The record walk") and, in format 5, every printed
+ * record's CRC32C ("Records"). It does not recompute descriptor
  * fingerprints (SHA-256) nor read consumers.blitc; the Python reader does both.
  */
 #define _GNU_SOURCE
@@ -56,7 +57,8 @@ static uint32_t u32(const uint8_t *p) { return (uint32_t) p[0] | (uint32_t) p[1]
 static uint16_t u16(const uint8_t *p) { return (uint16_t) (p[0] | p[1] << 8); }
 static uint64_t u64(const uint8_t *p) { return (uint64_t) u32(p) | (uint64_t) u32(p + 4) << 32; }
 
-static uint32_t crc32c(const uint8_t *data, size_t n) {
+/* CRC32C continuing `crc` (0 to start): the CRC of the bytes before, then these. */
+static uint32_t crc32c_more(uint32_t crc, const uint8_t *data, size_t n) {
     static uint32_t table[256];
     if (!table[1]) {
         for (uint32_t i = 0; i < 256; i++) {
@@ -65,10 +67,12 @@ static uint32_t crc32c(const uint8_t *data, size_t n) {
             table[i] = c;
         }
     }
-    uint32_t c = 0xFFFFFFFFu;
+    uint32_t c = crc ^ 0xFFFFFFFFu;
     for (size_t i = 0; i < n; i++) c = table[(c ^ data[i]) & 0xFF] ^ (c >> 8);
     return c ^ 0xFFFFFFFFu;
 }
+
+static uint32_t crc32c(const uint8_t *data, size_t n) { return crc32c_more(0, data, n); }
 
 /* ---- layout descriptors ---- */
 
@@ -153,7 +157,7 @@ static void open_segment(const char *dir, uint64_t first, segment_t *s) {
     if (memcmp(d, "BLITQUE\0", 8) != 0) fail(path, 0, "magic is not a Blit segment file's");
     s->version = u32(d + 8);
     if (s->version < 1) fail(path, 8, "format version %u unknown", s->version);
-    if (s->version > 4) fail(path, 8, "format version %u is newer than this reader (it reads 1 to 4)", s->version);
+    if (s->version > 5) fail(path, 8, "format version %u is newer than this reader (it reads 1 to 5)", s->version);
     uint32_t h = u32(d + 12), table = s->version >= 4 ? 80 : 56;
     if (h < table || h > 4092) fail(path, 12, "header length %u outside [%u, 4092]", h, table);
     if (u32(d + h) != crc32c(d, h)) fail(path, h, "header CRC32C does not match the header's bytes");
@@ -324,6 +328,14 @@ static void print_record(const segment_t *s, uint64_t index, uint64_t pos, int s
     const uint8_t *body = s->data + pos + 8;
     int64_t nanos = 0;
     if (s->version >= 2) { memcpy(&nanos, body, 8); body += 8; length -= 8; }
+    if (s->version >= 5) { /* the CRC32C and the reserved word: the payload is at +24 */
+        const uint8_t *record = s->data + pos;
+        uint32_t computed = crc32c_more(crc32c(record, 16), record + 20, length - 4);
+        if (computed != u32(record + 16))
+            fail(s->path, (long long) pos, "(index %" PRIu64 ") record checksum mismatch: the record stores CRC32C "
+                 "0x%08x, its bytes give 0x%08x", index, u32(record + 16), computed);
+        body += 8; length -= 8;
+    }
     printf("index=%" PRIu64, index);
     if (s->ntypes == 0) {
         printf(" length=%u bytes=", length);
@@ -390,7 +402,8 @@ int main(int argc, char **argv) {
         uint64_t n = (8 + (uint64_t) length + 7) & ~(uint64_t) 7;
         if (pos + n > seg.size) fail(seg.path, (long long) pos, "(index %" PRIu64 ") record would end past the file", index);
         if (state == 2) {
-            if (seg.version >= 2 && length < 8) fail(seg.path, (long long) pos, "(index %" PRIu64 ") committed record of length %u", index, length);
+            if (length < (seg.version >= 5 ? 16u : seg.version >= 2 ? 8u : 0u))
+                fail(seg.path, (long long) pos, "(index %" PRIu64 ") committed record of length %u", index, length);
             print_gap(expected, index);
             print_record(&seg, index, pos, slot, length);
             expected = index + 1;

@@ -1,5 +1,6 @@
-"""CRC32C (Castagnoli, iSCSI; java.util.zip.CRC32C), table-driven. Only headers and descriptors are checked, a few
-KiB per file, so pure Python is fast enough."""
+"""CRC32C (Castagnoli, iSCSI; java.util.zip.CRC32C), table-driven in pure Python: headers and descriptors (a few KiB
+per file), and the records of format 5 read one at a time; runs of records are checked with NumPy over the same table
+(walk.check_records)."""
 
 
 def _table():
@@ -12,7 +13,8 @@ def _table():
     return table
 
 
-_TABLE = _table()
+TABLE = _table()
+_TABLE = TABLE
 
 
 def crc32c(data, crc=0):

@@ -114,12 +114,13 @@ class Queue:
     def decode(self, step):
         """The :class:`Record` of a COMMITTED step. A payload whose length is not its layout's is damage, refused."""
         seg = step.segment
-        w.check_records(seg, step.pos, w.align8(8 + step.length), 1)
+        w.check_records(seg, step.pos, w.align8(8 + step.length), 1, step.index)
         body = step.pos + 8
         appended, length = None, step.length
         if seg.version >= 2:
             appended = int(np.frombuffer(seg.data, "<i8", 1, body)[0])
-            body, length = body + 8, length - 8
+            prefix = w.body_prefix(seg.version)
+            body, length = body + prefix, length - prefix
         if not seg.types:
             return Record(step.index, None, appended, bytes(seg.data[body:body + length]))
         layout = seg.types[step.slot][1]
@@ -186,7 +187,7 @@ class Queue:
                                        f"{step.length - _time_bytes(seg)} bytes, the layout of {layout.simple_name} "
                                        f"says {layout.length}")
             count = walker.run(step, (stop - walker.index) if stop is not None else 2 ** 62)
-            w.check_records(seg, step.pos, stride, count)
+            w.check_records(seg, step.pos, stride, count, step.index)
             yield seg, step.pos, stride, count, step.index, layout
             walker.advance(step, count)
 
@@ -229,8 +230,12 @@ class Queue:
             data = raw.get(seg.path)
             if data is None:
                 data = raw[seg.path] = np.frombuffer(seg.data, np.uint8)
-            if seg.version >= 2:  # the same layout, stride == itemsize: one flat copy (a memcpy)
+            if 2 <= seg.version < w.CHECKSUM_FORMAT:  # the same layout, stride == itemsize: one flat copy (a memcpy)
                 flat[at * itemsize:(at + count) * itemsize] = data[pos:pos + count * stride]
+            elif seg.version >= w.CHECKSUM_FORMAT:  # time at 8, payload at 24 (after CRC and reserved): shift to 16
+                block = data[pos:pos + count * stride].reshape(count, stride)
+                rows[at:at + count, 8:16] = block[:, 8:16]
+                rows[at:at + count, 16:16 + layout.length] = block[:, 24:24 + layout.length]
             else:  # format 1: no time, the payload at 8; shift it to 16
                 block = data[pos:pos + count * stride].reshape(count, stride)
                 rows[at:at + count, 16:16 + layout.length] = block[:, 8:8 + layout.length]
@@ -258,8 +263,9 @@ class Queue:
 
 
 def _time_bytes(seg):
-    """8 where records carry a time (formats 2 to 4), 0 in format 1."""
-    return 8 if seg.version >= 2 else 0
+    """Bytes of a record's body before its payload: 8 where records carry a time (formats 2 to 4), 16 where they
+    also carry a checksum and a reserved word (format 5), 0 in format 1."""
+    return w.body_prefix(seg.version)
 
 
 class ClaimWatch:

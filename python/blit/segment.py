@@ -14,7 +14,9 @@ from .errors import CorruptFileError, UnsupportedFormatError
 MAGIC = b"BLITQUE\0"
 HEADER_AREA = 4096
 RECORDS = 8192
-NEWEST_FORMAT = 4
+NEWEST_FORMAT = 5
+#: The format whose committed message records carry a CRC32C (docs/format.md, "Records").
+CHECKSUM_FORMAT = 5
 #: Compatible feature bits this reader knows (it ignores others); no incompatible bit is defined.
 KNOWN_INCOMPATIBLE = 0
 NAME = re.compile(r"segment-(\d{20})\.blitq")

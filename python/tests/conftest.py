@@ -12,7 +12,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "queue" / "src" / "test" / "resources"
 SAMPLE_DIRS = ["format-v1/typed", "format-v1/raw", "format-v2", "format-v3/typed", "format-v3/raw",
-               "format-v4/typed", "format-v4/raw"]
+               "format-v4/typed", "format-v4/raw", "format-v5/typed", "format-v5/raw"]
 
 
 def required(name):

@@ -10,7 +10,7 @@ from blit.__main__ import main as python_main
 from blit.crc32c import crc32c
 
 from conftest import SAMPLES, copy_queue
-from queues import read_only_unchanged, segments
+from queues import read_only_unchanged, record_positions, segments
 
 
 def rewrite_header(path, offset, fmt, value):
@@ -75,9 +75,9 @@ def test_unknown_incompatible_feature(generated, tmp_path, capsys):
 def test_newer_format_version(generated, tmp_path, capsys):
     q_dir = copy_queue(generated["single"], tmp_path / "q")
     path = segments(q_dir)[0]
-    rewrite_header(path, 8, "<I", 5)
+    rewrite_header(path, 8, "<I", 6)
     message, _ = refusal(q_dir, capsys)
-    assert path in message and "at byte 8" in message and "format version 5 is newer" in message
+    assert path in message and "at byte 8" in message and "format version 6 is newer" in message
 
 
 def test_damaged_record_word(generated, tmp_path, capsys):
@@ -88,6 +88,24 @@ def test_damaged_record_word(generated, tmp_path, capsys):
         f.write(bytes([0x20]))  # the padding bit in a record's word
     message, _ = refusal(q_dir, capsys)
     assert path in message and f"at byte {8192 + 160 * 7}" in message and "padding bit" in message
+
+
+@pytest.mark.parametrize("offset", [8 + 2, 16, 20, 24 + 100, 4 + 1])  # time, CRC, reserved, payload, claimer
+def test_damaged_record_of_format_5_is_refused_by_its_checksum(offset, tmp_path, capsys):
+    q_dir = copy_queue(SAMPLES / "format-v5/typed", tmp_path / "q")
+    path = segments(q_dir)[0]
+    position = record_positions(path)[3][0]  # message 3, a MarketData record (message 2 is a Quote)
+    with open(path, "r+b") as f:
+        f.seek(position + offset)
+        byte = f.read(1)[0]
+        f.seek(position + offset)
+        f.write(bytes([byte ^ 0x10]))
+    message, line = refusal(q_dir, capsys)
+    assert path in message and f"at byte {position}" in message and "(index 3)" in message
+    assert "checksum" in message and "checksum" in line
+    with blit.open(q_dir) as q:
+        with pytest.raises(blit.BlitError, match="checksum"):
+            q.to_numpy("MarketData")
 
 
 @pytest.mark.parametrize("name", ["mixed-several-files", "several-files"])

@@ -46,7 +46,7 @@ def test_c_reader_steps_over_a_dead_writers_claim(generated, tools, tmp_path):
 
 @pytest.mark.parametrize("damage, offset, words", [
     ("truncate", 16, "truncated"),
-    ("version", 8, "format version 5 is newer"),
+    ("version", 8, "format version 6 is newer"),
     ("feature", 72, "incompatible feature bit 3"),
     ("crc", None, "header CRC32C"),
 ])
@@ -56,7 +56,7 @@ def test_c_reader_refuses_bad_input(damage, offset, words, generated, tmp_path):
     if damage == "truncate":
         os.truncate(path, 9000)
     elif damage == "version":
-        rewrite_header(path, 8, "<I", 5)
+        rewrite_header(path, 8, "<I", 6)
     elif damage == "feature":
         rewrite_header(path, 72, "<Q", 1 << 3)
     else:
@@ -70,3 +70,20 @@ def test_c_reader_refuses_bad_input(damage, offset, words, generated, tmp_path):
     assert words in err
     if offset is not None:
         assert f"at byte {offset}:" in err
+
+
+@pytest.mark.parametrize("offset", [8 + 2, 16, 20, 24 + 100, 4 + 1])  # time, CRC, reserved, payload, claimer
+def test_c_reader_refuses_a_damaged_record_of_format_5_by_its_checksum(offset, tmp_path):
+    q_dir = copy_queue(SAMPLES / "format-v5/typed", tmp_path / "q")
+    path = segments(q_dir)[0]
+    position = record_positions(path)[3][0]  # message 3, a MarketData record (message 2 is a Quote)
+    with open(path, "r+b") as f:
+        f.seek(position + offset)
+        byte = f.read(1)[0]
+        f.seek(position + offset)
+        f.write(bytes([byte ^ 0x10]))
+    with read_only_unchanged(q_dir):
+        lines, code, err = c_dump(q_dir)
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith(f"error: {path} at byte {position}: (index 3) record checksum mismatch"), err
+    assert len([line for line in lines if line.startswith("index=")]) == 3, "the records before it are printed"

@@ -77,6 +77,29 @@ class CheckDamageTest {
                 + (right + 1)), odd.out());
     }
 
+    @Test
+    void aFlippedPayloadOrStateBitOfARecordWithAChecksumIsFoundByCheckAndRefusedByDump() throws IOException {
+        appendRaw(dir(), 3000, QueueOptions.defaults().segmentSize(1 << 20).recordChecksums(true));
+        long record = 32; // header word, time, CRC, reserved word, 8-byte payload
+        long word = 8192 + 1000 * record;
+        flipWordBit(word + 24, 3); // a bit of record 1000's payload
+        Result check = run("check", "--dir", dir().toString());
+        assertEquals(1, check.code(), check.out() + check.err());
+        assertTrue(check.out().contains("check failed: ") && check.out().contains(FILE + " at byte " + word
+                + " (index 1000): record checksum mismatch: the record stores CRC32C 0x"), check.out());
+        Result dump = run("dump", "--dir", dir().toString());
+        assertEquals(2, dump.code(), "record 1000 is not printed with its damaged payload: " + dump.out());
+        assertTrue(dump.err().contains(FILE) && dump.err().contains("at byte " + word)
+                && dump.err().contains("checksum"), dump.err());
+        flipWordBit(word + 24, 3);
+
+        flipWordBit(word, 62); // COMMITTED turned ABANDONED: readers skip index 1000
+        Result hidden = run("check", "--dir", dir().toString());
+        assertEquals(1, hidden.code(), hidden.out() + hidden.err());
+        assertTrue(hidden.out().contains(FILE + " at byte " + word + " (index 1000): an ABANDONED record whose body"
+                + " checksums as a COMMITTED one"), hidden.out());
+    }
+
     private Path segment() {
         return dir().resolve(FILE);
     }

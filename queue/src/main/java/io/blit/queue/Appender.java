@@ -30,8 +30,9 @@ import java.util.Objects;
  *       with its fast path), and any use from another thread, {@link #close()} included, throws
  *       {@link WrongThreadException}.</li>
  *   <li><b>Protocol.</b> A record is claimed by a compare-and-set of its header word from 0 to CLAIMED, its payload
- *       written with plain stores, and it is published by a release store of the COMMITTED word, which tailers
- *       load with acquire. A message is visible in full or not at all.</li>
+ *       written with plain stores (in a file with record checksums, then its CRC32C over the whole record:
+ *       {@link QueueOptions#recordChecksums()}), and it is published by a release store of the COMMITTED word,
+ *       which tailers load with acquire. A message is visible in full or not at all.</li>
  *   <li><b>Allocation.</b> {@code append} allocates nothing except when it rolls to the next file.</li>
  *   <li><b>Rolling.</b> Moving into a file starts the background preparation of the next one (created zero-filled
  *       under a temporary name, published when an appender rolls to it: complete for a queue of one message class,
@@ -55,6 +56,11 @@ public final class Appender<T> implements AutoCloseable {
     /** This process's writer id in the queue directory, which its claims name, and that id in a word's place. */
     private final long writer;
     private final long writerBits;
+    /**
+     * What the records of the files this appender writes hold beyond format 4's: 8 bytes (checksum and reserved word)
+     * in format 5, else 0; added to a type's record length and to its CLAIMED word (whose low 32 bits are the length).
+     */
+    private final long checksumBytes;
     /** Where the next record is claimed: the current file (mapped at the first append), header position, ordinal. */
     private final RecordCursor cursor = RecordCursor.forAppender();
     private boolean closed;
@@ -86,6 +92,7 @@ public final class Appender<T> implements AutoCloseable {
         this.rollPeriodNanos = queue.timing().rollEveryNanos();
         this.writer = files.writerId();
         this.writerBits = RecordHeader.claimerBits(writer);
+        this.checksumBytes = files.bodyPrefix() - RecordHeader.TIME_LENGTH;
         clock.acquire();
     }
 
@@ -133,7 +140,8 @@ public final class Appender<T> implements AutoCloseable {
             if (filler == null && message instanceof TriviallyCopyable block && types != null) {
                 TypeEntry<?> type = types.entryFor(block.getClass());
                 if (type != null) {
-                    long index = appendInPlace(block, type.claimWord() | writerBits, type.recordLength());
+                    long index = appendInPlace(block, (type.claimWord() | writerBits) + checksumBytes,
+                            type.recordLength() + checksumBytes);
                     if (index >= 0) {
                         return index;
                     }
@@ -160,11 +168,12 @@ public final class Appender<T> implements AutoCloseable {
         // Read before the claim: its CAS orders all memory, so C2 would load them again after it, in front of the copy.
         MemorySegment segment = cursor.segment();
         long payload = cursor.payloadPosition();
+        long time = cursor.bodyPosition();
         if (now >= rollAt || !RecordProtocol.tryClaimInPlace(cursor, claimWord, recordLength)) {
             return -1;
         }
         long index = cursor.index();
-        segment.set(ValueLayout.JAVA_LONG, payload - RecordHeader.TIME_LENGTH, now);
+        segment.set(ValueLayout.JAVA_LONG, time, now);
         block.writeTo(segment, payload);
         RecordProtocol.commit(cursor, claimWord);
         return index;
@@ -179,7 +188,7 @@ public final class Appender<T> implements AutoCloseable {
         }
         @SuppressWarnings("unchecked")
         BlockCopier<Object> copier = (BlockCopier<Object>) type.copier();
-        long word = type.claimWord() | writerBits;
+        long word = (type.claimWord() | writerBits) + checksumBytes;
         long index = claim(word, clock.epochNanos());
         if (filler != null) {
             filler.fill(message, index);
@@ -257,7 +266,7 @@ public final class Appender<T> implements AutoCloseable {
         if (size > files.maxPayload()) {
             throw QueueErrors.messageTooLarge(size, files.segmentSize(), files.maxPayload());
         }
-        long word = RecordHeader.claimed(writer, slot, (int) size + RecordHeader.TIME_LENGTH);
+        long word = RecordHeader.claimed(writer, slot, (int) (size + files.bodyPrefix()));
         long index = claim(word, clock.epochNanos());
         MemorySegment.copy(payload, 0, cursor.segment(), cursor.payloadPosition(), size);
         RecordProtocol.commit(cursor, word);
@@ -336,7 +345,7 @@ public final class Appender<T> implements AutoCloseable {
         while (!RecordProtocol.claim(cursor, word, paddingWord)) {
             roll(cursor.index());
         }
-        cursor.segment().set(ValueLayout.JAVA_LONG, cursor.payloadPosition() - RecordHeader.TIME_LENGTH, now);
+        cursor.segment().set(ValueLayout.JAVA_LONG, cursor.bodyPosition(), now);
         return cursor.index();
     }
 
@@ -366,7 +375,8 @@ public final class Appender<T> implements AutoCloseable {
             // Every record of the queue has this length, so the file holds exactly this many records and the next
             // one's name (its first index) is known now: have it created and its pages brought into the page cache
             // in the background while this file fills (the roll then only links and maps it).
-            long capacity = (file.size() - SegmentFormat.RECORDS_START) / RecordHeader.messageRecordLength(fixed);
+            long capacity = (file.size() - SegmentFormat.RECORDS_START)
+                    / (RecordHeader.messageRecordLength(fixed) + checksumBytes);
             files.prepareFile(file.firstIndex() + capacity);
         } else {
             // Records of several lengths: the next file's first index is known only at the roll. A zero-filled blank

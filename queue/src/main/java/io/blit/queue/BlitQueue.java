@@ -356,6 +356,19 @@ public final class BlitQueue<T> implements AutoCloseable {
         return RecordHeader.messageRecordLength(payloadBytes);
     }
 
+    /**
+     * {@return the bytes a message occupies in a segment file with record checksums or without} With them
+     * ({@link QueueOptions#recordChecksums()}), 8 bytes more than {@link #recordBytes(long)}: the checksum and a
+     * reserved word.
+     *
+     * @param payloadBytes    the message's payload length in bytes (a class's block length)
+     * @param recordChecksums whether the file's records carry checksums
+     */
+    public static long recordBytes(long payloadBytes, boolean recordChecksums) {
+        return RecordHeader.messageRecordLength(payloadBytes) + (recordChecksums
+                ? RecordHeader.CHECKSUMMED_PAYLOAD_OFFSET - RecordHeader.LENGTH - RecordHeader.TIME_LENGTH : 0);
+    }
+
     /** {@return the queue's figures now} Reads only; the rate is measured between samples of this object. */
     public QueueStats stats() {
         return monitor.sample();

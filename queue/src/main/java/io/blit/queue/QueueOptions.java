@@ -50,7 +50,8 @@ public final class QueueOptions {
     /**
      * {@return the default options} 64 MiB segments; a CLAIMED record is checked for a dead claimer after 1 s; other
      * layouts translated; every file kept; the next file prepared in the background; files with the process's default
-     * modes; not read-only; the cached clock; rolls by size only.
+     * modes; not read-only; the cached clock; rolls by size only; no record checksums written, those of files that
+     * have them verified by tailers.
      */
     public static QueueOptions defaults() {
         return new QueueOptions(new Values());
@@ -144,6 +145,49 @@ public final class QueueOptions {
     }
 
     /**
+     * {@return whether the files this queue object's appenders create carry a CRC32C in every message record} (segment
+     * format 5; docs/format.md, "Records"). Readers verify the checksum of every record they return in such a file, and
+     * throw {@link QueueCorruptedException} naming the file, offset and index where it does not match; {@code blit
+     * check} verifies every record's. Default false (docs/queue-performance.md, "Record checksums", has the cost). Every
+     * appender of a queue needs the same setting: an appender continues the queue in a new file of its own format when
+     * it opens, and one that meets a file of the other format at a roll throws {@link LayoutMismatchException}. Files
+     * of either format are read whatever this option says; a reader of a build before format 5 refuses format-5 files.
+     */
+    public boolean recordChecksums() {
+        return values.recordChecksums;
+    }
+
+    /**
+     * {@return these options with record checksums turned on or off}
+     *
+     * @param on whether the files this queue object's appenders create carry record checksums
+     *           ({@link #recordChecksums()})
+     */
+    public QueueOptions recordChecksums(boolean on) {
+        return with(v -> v.recordChecksums = on);
+    }
+
+    /**
+     * {@return whether this queue object's tailers verify the checksum of every record they return in files with record
+     * checksums} Default true. Turned off, a tailer returns a damaged record as it finds it: for a consumer that cannot
+     * afford the cost (about 40 ns of tailer CPU a 144-byte message: docs/queue-performance.md, "Record checksums") and
+     * leaves verification to {@code blit check} or to the replica. No effect on files without record checksums, on
+     * appenders (which write checksums as {@link #recordChecksums()} says) or on replicas (which always verify).
+     */
+    public boolean verifyRecordChecksums() {
+        return values.verifyRecordChecksums;
+    }
+
+    /**
+     * {@return these options with the tailers' verification of record checksums turned on or off}
+     *
+     * @param verify whether tailers verify record checksums ({@link #verifyRecordChecksums()})
+     */
+    public QueueOptions verifyRecordChecksums(boolean verify) {
+        return with(v -> v.verifyRecordChecksums = verify);
+    }
+
+    /**
      * {@return whether every file this queue object creates is {@code rw-------} and every directory it creates
      * {@code rwx------}, whatever the umask} Default false; existing files keep their modes; ignored without POSIX
      * permissions (docs/queue.md, "File modes").
@@ -223,13 +267,15 @@ public final class QueueOptions {
         return a.segmentSize == b.segmentSize && a.abandonGrace.equals(b.abandonGrace)
                 && a.layoutPolicy == b.layoutPolicy && a.retention.equals(b.retention)
                 && a.prepareNextFile == b.prepareNextFile && a.privateFiles == b.privateFiles
+                && a.recordChecksums == b.recordChecksums && a.verifyRecordChecksums == b.verifyRecordChecksums
                 && a.readOnly == b.readOnly && a.clock.equals(b.clock) && a.rollEvery.equals(b.rollEvery);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(values.segmentSize, values.abandonGrace, values.layoutPolicy, values.retention,
-                values.prepareNextFile, values.privateFiles, values.readOnly, values.clock, values.rollEvery);
+                values.prepareNextFile, values.privateFiles, values.readOnly, values.clock, values.rollEvery,
+                values.recordChecksums, values.verifyRecordChecksums);
     }
 
     /** {@return every option by name, as {@code QueueOptions[segmentSize=67108864, abandonGrace=PT1S, ...]}} */
@@ -238,7 +284,9 @@ public final class QueueOptions {
         return "QueueOptions[segmentSize=" + values.segmentSize + ", abandonGrace=" + values.abandonGrace
                 + ", layoutPolicy=" + values.layoutPolicy + ", retention=" + values.retention
                 + ", prepareNextFile=" + values.prepareNextFile + ", privateFiles=" + values.privateFiles
-                + ", readOnly=" + values.readOnly + ", clock=" + values.clock + ", rollEvery=" + values.rollEvery + "]";
+                + ", readOnly=" + values.readOnly + ", clock=" + values.clock + ", rollEvery=" + values.rollEvery
+                + ", recordChecksums=" + values.recordChecksums + ", verifyRecordChecksums="
+                + values.verifyRecordChecksums + "]";
     }
 
     /** New options: a copy of these values, changed by {@code change}, then checked. */
@@ -298,6 +346,8 @@ public final class QueueOptions {
         boolean readOnly;
         QueueClock clock = QueueClock.cached();
         Duration rollEvery = Duration.ZERO;
+        boolean recordChecksums;
+        boolean verifyRecordChecksums = true;
 
         /** A field-by-field copy: the copy refers to the same policies, durations and clock, which it only reads. */
         Values copy() {

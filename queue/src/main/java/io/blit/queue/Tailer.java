@@ -114,8 +114,9 @@ public final class Tailer<T> implements QueueReader<T> {
      *                                  class (it is not consumed: read a queue of several types with
      *                                  {@link #read(MessageHandler)})
      * @throws IllegalStateException   if the queue is raw, or this tailer is closed
-     * @throws QueueCorruptedException if a record header or a file is invalid, or the mapped file was truncated
-     *                                 under this tailer (by another process)
+     * @throws QueueCorruptedException if a record header or a file is invalid, a record's checksum does not match its
+     *                                 bytes (a file with record checksums: {@link QueueOptions#recordChecksums()}), or
+     *                                 the mapped file was truncated under this tailer (by another process)
      * @throws MessagesDeletedException if the next message's file was deleted by retention before it was read
      */
     @Override

@@ -27,14 +27,18 @@ import java.util.stream.Stream;
  * </ul>
  * Both with {@code prepareNextFile(false)}, so that the directories hold only the files the writers published.
  *
- * <p>The samples {@code queue/src/test/resources/format-v3} and {@code format-v4} (docs/format.md names them as its
- * golden files) were each written once by this class, under the default JVM mode of JDK 25 on x86-64, by the build that
+ * <p>With a second argument {@code checksums} the queues are written with record checksums (format 5,
+ * {@link QueueOptions#recordChecksums()}), and the raw queue's full message is {@link #FULL_LENGTH_V5} bytes.
+ *
+ * <p>The samples {@code queue/src/test/resources/format-v3}, {@code format-v4} and {@code format-v5} (docs/format.md
+ * names them as its golden files; {@code format-v5} with {@code checksums}) were each written once by this class, under the default JVM mode of JDK 25 on x86-64, by the build that
  * wrote that format, and are never to be written again. From the repository's root:
  * <pre>
  * ./mvnw -q -B -pl queue -am test-compile -Dblit.stress.skip=true
  * java --sun-misc-unsafe-memory-access=allow \
  *     -cp queue/target/test-classes:queue/target/classes:core/target/classes:layout-verifier/target/classes \
  *     io.blit.queue.FormatSampleDirWriter queue/src/test/resources/format-v4
+ * java ... io.blit.queue.FormatSampleDirWriter queue/src/test/resources/format-v5 checksums
  * </pre>
  */
 public final class FormatSampleDirWriter {
@@ -47,6 +51,8 @@ public final class FormatSampleDirWriter {
 
     /** The longest payload of a 12 KiB file: its 4096 bytes of records less the header word and the time. */
     public static final int FULL_LENGTH = (int) (SegmentFormat.MIN_SEGMENT_SIZE - SegmentFormat.RECORDS_START) - 16;
+    /** The same in format 5: less the header word, the time, the checksum and the reserved word. */
+    public static final int FULL_LENGTH_V5 = FULL_LENGTH - 8;
 
     private FormatSampleDirWriter() {
     }
@@ -56,14 +62,21 @@ public final class FormatSampleDirWriter {
      * {@link FormatSampleWriter#FULL_INDEX} has {@link #FULL_LENGTH} bytes (a record with its time fills the file).
      */
     public static byte[] rawPayload(int n) {
+        return rawPayload(n, false);
+    }
+
+    /** As {@link #rawPayload(int)}; with {@link #FULL_LENGTH_V5} bytes for the full message if {@code checksums}. */
+    public static byte[] rawPayload(int n, boolean checksums) {
         byte[] bytes = FormatSampleWriter.rawPayload(n);
-        return n == FormatSampleWriter.FULL_INDEX ? Arrays.copyOf(bytes, FULL_LENGTH) : bytes;
+        return n == FormatSampleWriter.FULL_INDEX ? Arrays.copyOf(bytes, checksums ? FULL_LENGTH_V5 : FULL_LENGTH)
+                : bytes;
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            throw new IllegalArgumentException("usage: FormatSampleDirWriter <directory>");
+        if (args.length != 1 && !(args.length == 2 && args[1].equals("checksums"))) {
+            throw new IllegalArgumentException("usage: FormatSampleDirWriter <directory> [checksums]");
         }
+        boolean checksums = args.length == 2;
         Path root = Path.of(args[0]);
         if (Files.exists(root)) {
             try (Stream<Path> entries = Files.list(root)) {
@@ -78,9 +91,9 @@ public final class FormatSampleDirWriter {
         }
         AtomicLong now = new AtomicLong();
         QueueOptions options = QueueOptions.defaults().segmentSize(SegmentFormat.MIN_SEGMENT_SIZE)
-                .prepareNextFile(false).clock(now::get);
+                .prepareNextFile(false).clock(now::get).recordChecksums(checksums);
         writeTyped(root.resolve("typed"), options, now);
-        writeRaw(root.resolve("raw"), options, now);
+        writeRaw(root.resolve("raw"), options, now, checksums);
     }
 
     private static void writeTyped(Path dir, QueueOptions options, AtomicLong now) {
@@ -102,13 +115,13 @@ public final class FormatSampleDirWriter {
         }
     }
 
-    private static void writeRaw(Path dir, QueueOptions options, AtomicLong now) {
+    private static void writeRaw(Path dir, QueueOptions options, AtomicLong now, boolean checksums) {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, options);
              Appender<Void> appender = queue.appender();
              Arena arena = Arena.ofConfined()) {
             for (int n = 0; n < FormatSampleWriter.RAW_COUNT; n++) {
                 now.set(FormatV2SampleWriter.timeOf(n));
-                byte[] bytes = rawPayload(n);
+                byte[] bytes = rawPayload(n, checksums);
                 MemorySegment payload = arena.allocate(Math.max(1, bytes.length)).asSlice(0, bytes.length);
                 MemorySegment.copy(bytes, 0, payload, ValueLayout.JAVA_BYTE, 0, bytes.length);
                 check(appender.append(payload) == n, "raw message " + n);

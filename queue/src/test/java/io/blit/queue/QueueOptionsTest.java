@@ -28,7 +28,9 @@ class QueueOptionsTest {
             o -> o.privateFiles(true),
             o -> o.readOnly(true),
             o -> o.clock(SYSTEM_CLOCK),
-            o -> o.rollEvery(Duration.ofHours(1)));
+            o -> o.rollEvery(Duration.ofHours(1)),
+            o -> o.recordChecksums(true),
+            o -> o.verifyRecordChecksums(false));
 
     @Test
     void theDefaultsAreTheDocumentedOnes() {
@@ -42,6 +44,8 @@ class QueueOptionsTest {
         assertFalse(defaults.readOnly());
         assertSame(QueueClock.cached(), defaults.clock());
         assertEquals(Duration.ZERO, defaults.rollEvery());
+        assertFalse(defaults.recordChecksums(), "no record checksums written by default");
+        assertTrue(defaults.verifyRecordChecksums(), "those of files that have them verified by default");
     }
 
     @Test
@@ -99,7 +103,7 @@ class QueueOptionsTest {
                 .privateFiles(true).toString();
         for (String expected : List.of("segmentSize=1048576", "abandonGrace=PT0.005S", "layoutPolicy=TRANSLATE",
                 "retention=", "prepareNextFile=true", "privateFiles=true", "readOnly=false", "clock=",
-                "rollEvery=PT0S")) {
+                "rollEvery=PT0S", "recordChecksums=false", "verifyRecordChecksums=true")) {
             assertTrue(text.contains(expected), expected + " in " + text);
         }
     }

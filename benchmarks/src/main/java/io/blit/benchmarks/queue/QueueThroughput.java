@@ -46,6 +46,7 @@ import picocli.CommandLine;
  * java --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
  *     io.blit.benchmarks.queue.QueueThroughput [--messages N] [--runs R] [--segment-size BYTES] [--dir DIR]
  *     [--mode both|append|tail] [--wait back-off|busy-spin|yield|park] [--stream single|mixed|both|all]
+ *     [--checksums off|on|both]
  * </pre>
  */
 @Command(name = "QueueThroughput", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
@@ -73,6 +74,13 @@ public final class QueueThroughput implements Callable<Integer> {
                     + "for single, then mixed, in one run, with the ratios of the medians; all: single, then only "
                     + "MarketData in the typed queue of mixed (the cost of the types alone), then mixed"})
     private List<ThroughputStream> streams = List.of(ThroughputStream.SINGLE);
+
+    @Option(names = "--checksums", paramLabel = "off|on|both", converter = ChecksumsConverter.class, arity = "1",
+            description = {"record checksums (QueueOptions.recordChecksums): off (default), on, or both: every run "
+                    + "once without and once with them, in turn, with the ratios of the medians"})
+    private List<Boolean> checksums = List.of(false);
+    /** Whether the queue of the run being measured writes record checksums. */
+    private boolean checksumsOn;
 
     private long messages;
     private long segmentSize;
@@ -136,16 +144,20 @@ public final class QueueThroughput implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "queue throughput: %,d messages a run, segment %,d bytes, dir %s, %d run(s) of "
                 + "each stream, interleaved, tailer waits %s, JDK %s, %d CPUs%n", messages, segmentSize, parent,
                 options.runs(), wait, Runtime.version(), Runtime.getRuntime().availableProcessors());
+        List<Variant> variants = new ArrayList<>();
         for (ThroughputStream each : streams) {
             System.out.println("  " + each + ": " + each.description());
+            for (boolean crc : checksums) {
+                variants.add(new Variant(each, crc));
+            }
         }
         boolean append = options.appendAlone();
         boolean tail = options.withTailer();
-        int kinds = streams.size();
+        int kinds = variants.size();
         List<List<Double>> appendOnly = new ArrayList<>();
         List<List<Double>> withTailer = new ArrayList<>();
-        for (ThroughputStream each : streams) { // a JIT warm-up of every stream first: they share the code
-            stream = each;
+        for (Variant each : variants) { // a JIT warm-up of every variant first: they share the code
+            use(each);
             appendOnly.add(new ArrayList<>());
             withTailer.add(new ArrayList<>());
             if (append) {
@@ -155,32 +167,59 @@ public final class QueueThroughput implements Callable<Integer> {
                 appendAndTail(options.warmup(), "warm-up append+tail " + each);
             }
         }
-        for (int r = 1; r <= options.runs(); r++) { // side by side: drift of the machine hits every stream alike
+        for (int r = 1; r <= options.runs(); r++) { // side by side: drift of the machine hits every variant alike
             for (int k = 0; k < kinds; k++) {
-                stream = streams.get(k);
+                Variant each = variants.get(k);
+                use(each);
                 if (append) {
-                    appendOnly.get(k).add(appendAlone(messages, "run " + r + " append " + stream));
+                    appendOnly.get(k).add(appendAlone(messages, "run " + r + " append " + each));
                 }
                 if (tail) {
-                    withTailer.get(k).add(appendAndTail(messages, "run " + r + " append+tail " + stream));
+                    withTailer.get(k).add(appendAndTail(messages, "run " + r + " append+tail " + each));
                 }
             }
         }
         for (int k = 0; k < kinds; k++) {
             if (append) {
                 System.out.printf(Locale.ROOT, "median append alone:      %6.2f M msg/s (%s)%n",
-                        ThroughputOptions.median(appendOnly.get(k)), streams.get(k));
+                        ThroughputOptions.median(appendOnly.get(k)), variants.get(k));
             }
             if (tail) {
                 System.out.printf(Locale.ROOT, "median append+tail:       %6.2f M msg/s (%s)%n",
-                        ThroughputOptions.median(withTailer.get(k)), streams.get(k));
+                        ThroughputOptions.median(withTailer.get(k)), variants.get(k));
             }
         }
         for (int k = 1; k < kinds; k++) {
             System.out.printf(Locale.ROOT, "%s / %s, medians of this run: append alone %s, append+tail %s%n",
-                    streams.get(k), streams.get(0), ratio(appendOnly, k), ratio(withTailer, k));
+                    variants.get(k), variants.get(0), ratio(appendOnly, k), ratio(withTailer, k));
         }
         return CliSupport.OK;
+    }
+
+    /** One kind of run: a stream, with record checksums or without. */
+    private record Variant(ThroughputStream stream, boolean checksums) {
+        @Override
+        public String toString() {
+            return stream + (checksums ? " checksums" : "");
+        }
+    }
+
+    private void use(Variant variant) {
+        stream = variant.stream();
+        checksumsOn = variant.checksums();
+    }
+
+    /** {@code off}, {@code on}, {@code both}: runs without record checksums, with them, or each in turn. */
+    static final class ChecksumsConverter implements ITypeConverter<List<Boolean>> {
+        @Override
+        public List<Boolean> convert(String value) {
+            return switch (value) {
+                case "off" -> List.of(false);
+                case "on" -> List.of(true);
+                case "both" -> List.of(false, true);
+                default -> throw new TypeConversionException("must be off, on or both, got '" + value + "'");
+            };
+        }
     }
 
     private static String ratio(List<List<Double>> rates, int k) {
@@ -191,7 +230,7 @@ public final class QueueThroughput implements Callable<Integer> {
     /** Appends {@code n} messages with no tailer; returns millions of messages per second. */
     private double appendAlone(long n, String label) throws IOException {
         Path dir = Files.createTempDirectory(parent, "blit-qperf-");
-        try (BlitQueue<Object> queue = stream.open(dir, segmentSize)) {
+        try (BlitQueue<Object> queue = stream.open(dir, segmentSize, checksumsOn)) {
             long nanos;
             long cpu = THREADS.getCurrentThreadCpuTime();
             long user = THREADS.getCurrentThreadUserTime();
@@ -211,7 +250,7 @@ public final class QueueThroughput implements Callable<Integer> {
     /** Appends {@code n} messages while a tailer thread reads them; returns millions of messages per second. */
     private double appendAndTail(long n, String label) throws Exception {
         Path dir = Files.createTempDirectory(parent, "blit-qperf-");
-        try (BlitQueue<Object> queue = stream.open(dir, segmentSize)) {
+        try (BlitQueue<Object> queue = stream.open(dir, segmentSize, checksumsOn)) {
             TailerThread reader = new TailerThread(stream.sink(queue.tailer()), n, wait);
             reader.start();
             long nanos;

@@ -34,7 +34,12 @@ enum ThroughputStream {
 
     /** Opens a new queue of this stream in {@code dir}. */
     BlitQueue<Object> open(Path dir, long segmentSize) {
-        QueueOptions options = QueueOptions.defaults().segmentSize(segmentSize);
+        return open(dir, segmentSize, false);
+    }
+
+    /** As {@link #open(Path, long)}, with record checksums ({@link QueueOptions#recordChecksums()}) if asked. */
+    BlitQueue<Object> open(Path dir, long segmentSize, boolean checksums) {
+        QueueOptions options = QueueOptions.defaults().segmentSize(segmentSize).recordChecksums(checksums);
         if (this == SINGLE) {
             @SuppressWarnings({"unchecked", "rawtypes"})
             BlitQueue<Object> queue = (BlitQueue) BlitQueue.open(dir, MarketData.class, options);

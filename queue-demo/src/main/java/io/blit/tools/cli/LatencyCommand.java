@@ -86,7 +86,7 @@ final class LatencyCommand {
                         + " (2 GiB: the queue's checkpoints hold 32-bit positions)");
             }
             try {
-                plans.add(new RunPlan(kind, rate, warmup, count, (int) runs, wait, segmentSize));
+                plans.add(new RunPlan(kind, rate, warmup, count, (int) runs, wait, segmentSize, options.checksums));
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(cli, e.getMessage());
             }

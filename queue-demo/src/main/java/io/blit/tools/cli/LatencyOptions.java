@@ -69,6 +69,10 @@ final class LatencyOptions {
             description = "where to create the temporary queue directory (default: java.io.tmpdir)")
     Path dir;
 
+    @Option(names = "--checksums", description = "the queue's records carry checksums (QueueOptions.recordChecksums):"
+            + " each message's CRC32C written by the producer and verified by the consumer")
+    boolean checksums;
+
     @Option(names = "--segment-size", paramLabel = "B", converter = CliSupport.ByteSize.class, description = "queue "
             + "file size in bytes (65536, 64k, 256m, 1g); default: large enough for the whole run (up to 1 GiB), so "
             + "no file is created while measuring")

@@ -46,7 +46,8 @@ final class QueuePrefault {
 
     /** The bytes a plan's messages occupy in the queue (header pages, records: BlitQueue.recordBytes). */
     static long bytesNeeded(RunPlan plan) {
-        long record = io.blit.queue.BlitQueue.recordBytes(plan.kind().payloadBytes(plan.total()));
+        long record = io.blit.queue.BlitQueue.recordBytes(plan.kind().payloadBytes(plan.total()),
+                plan.recordChecksums());
         return 8192 + record * plan.total();
     }
 }

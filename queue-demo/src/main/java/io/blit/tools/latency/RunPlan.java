@@ -18,9 +18,10 @@ import java.util.List;
  * @param runs         measured runs, >= 1
  * @param waitStrategy how the consumer waits between polls
  * @param segmentSize  size of the queue's segment files (bytes; a multiple of 4096)
+ * @param recordChecksums whether the queue's records carry checksums ({@link QueueOptions#recordChecksums()})
  */
 public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int runs, WaitStrategy waitStrategy,
-                      long segmentSize) {
+                      long segmentSize, boolean recordChecksums) {
     /** Upper bound on the messages of one plan, so that {@code sequence * 1e9} never overflows. */
     public static final long MAX_MESSAGES = 1_000_000_000L;
 
@@ -47,6 +48,16 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
         QueueOptions.defaults().segmentSize(segmentSize); // validates the size, with the queue's own message
     }
 
+    /**
+     * A plan of a queue without record checksums.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public RunPlan(LatencyKind kind, long rate, long warmup, long count, int runs, WaitStrategy waitStrategy,
+                   long segmentSize) {
+        this(kind, rate, warmup, count, runs, waitStrategy, segmentSize, false);
+    }
+
     /** Messages sent in all: warm-up plus every run. */
     public long total() {
         return warmup + count * runs;
@@ -69,7 +80,8 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
      * while the producer and consumer spin (on a 2-CPU machine it took a core from one of them in the first runs).
      */
     public QueueOptions queueOptions() {
-        return QueueOptions.defaults().segmentSize(segmentSize).prepareNextFile(!fitsOneFile());
+        return QueueOptions.defaults().segmentSize(segmentSize).prepareNextFile(!fitsOneFile())
+                .recordChecksums(recordChecksums);
     }
 
     /** Whether all {@link #total()} messages fit in one segment file of {@link #segmentSize()} bytes. */
@@ -80,7 +92,8 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
     /** The arguments that {@link #parseArgs} turns back into this plan (for a child process). */
     public List<String> toArgs() {
         return List.of(kind.cliName(), Long.toString(rate), Long.toString(warmup), Long.toString(count),
-                Integer.toString(runs), waitStrategy.name(), Long.toString(segmentSize));
+                Integer.toString(runs), waitStrategy.name(), Long.toString(segmentSize),
+                Boolean.toString(recordChecksums));
     }
 
     /** The plan written by {@link #toArgs}, from {@code args[from]} on. */
@@ -88,9 +101,9 @@ public record RunPlan(LatencyKind kind, long rate, long warmup, long count, int 
         return new RunPlan(LatencyKind.parse(args.get(from)), Long.parseLong(args.get(from + 1)),
                 Long.parseLong(args.get(from + 2)), Long.parseLong(args.get(from + 3)),
                 Integer.parseInt(args.get(from + 4)), WaitStrategy.valueOf(args.get(from + 5)),
-                Long.parseLong(args.get(from + 6)));
+                Long.parseLong(args.get(from + 6)), Boolean.parseBoolean(args.get(from + 7)));
     }
 
     /** Number of values {@link #toArgs} produces. */
-    public static final int ARG_COUNT = 7;
+    public static final int ARG_COUNT = 8;
 }

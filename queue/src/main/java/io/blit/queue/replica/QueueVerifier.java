@@ -4,6 +4,7 @@ import io.blit.layout.LayoutDescriptor;
 import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.internal.format.RecordHeader;
 import io.blit.queue.internal.format.SegmentFormat;
+import io.blit.queue.internal.record.RecordChecksum;
 import io.blit.queue.internal.record.RecordStep;
 import io.blit.queue.internal.segment.FileType;
 import io.blit.queue.internal.segment.MappedSegment;
@@ -21,11 +22,14 @@ import java.util.List;
  * word, type slots in the file's table, a COMMITTED record long enough for its time and exactly as long as the layout
  * of its type), that the records area after the last record of each file is all zero, every checkpoint slot (written
  * only for a record the file holds, and then exactly at that record), and that each file starts at the index at which
- * the one before it ends. Payloads and times are not checked: the format holds no checksum of them.
+ * the one before it ends. In a file with record checksums (format 5) every COMMITTED record's CRC32C is verified, and an
+ * ABANDONED record whose body checksums as its COMMITTED form is reported (a flipped state bit hiding a message); in
+ * older formats payloads and times are not checked: those hold no checksum of them.
  *
  * <p>Reads only (files mapped read-only); never waits for a writer and never decides a claim's writer's liveness (a
  * reader of messages does that). A queue appended to while it is verified is verified as of the moment each word is
- * read: a word found empty is loaded again before the bytes after it are called damaged. Stateless; thread-safe.
+ * read: a word found empty is loaded again before the bytes after it are called damaged. Stateless; thread-safe (each
+ * call has its own checksum state).
  */
 public final class QueueVerifier {
     private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[1 << 16]);
@@ -58,6 +62,7 @@ public final class QueueVerifier {
      */
     public static List<Problem> verify(Path dir) {
         List<Problem> problems = new ArrayList<>();
+        RecordChecksum checksum = new RecordChecksum();
         long[] firsts = SegmentFiles.list(dir);
         long expectedFirst = -1; // where the previous file's records end, or -1 if not known
         for (int i = 0; i < firsts.length; i++) {
@@ -76,7 +81,7 @@ public final class QueueVerifier {
                                 + expectedFirst));
             }
             try (MappedSegment file = new MappedSegment(info, true)) {
-                expectedFirst = verifyFile(file, i == firsts.length - 1, problems);
+                expectedFirst = verifyFile(file, i == firsts.length - 1, checksum, problems);
             }
         }
         SidecarVerifier.verify(dir, expectedFirst, problems); // expectedFirst: the newest file's end, if its walk says
@@ -87,7 +92,8 @@ public final class QueueVerifier {
      * Verifies one file; returns the index its next file must start at (for the newest file: the queue's end index),
      * or -1 if its records do not say.
      */
-    private static long verifyFile(MappedSegment file, boolean newest, List<Problem> problems) {
+    private static long verifyFile(MappedSegment file, boolean newest, RecordChecksum checksum,
+                                   List<Problem> problems) {
         SegmentHeader.Info info = file.info();
         MemorySegment bytes = file.segment();
         long[] checkpoints = new long[SegmentFormat.CHECKPOINT_SLOTS];
@@ -113,6 +119,12 @@ public final class QueueVerifier {
                 break;
             }
             String bad = badRecord(file, word);
+            if (bad == null && file.checksums()) {
+                String mismatch = badChecksum(file, position, word, checksum);
+                if (mismatch != null) { // the walk can go on: the word's length is sound, only the bytes differ
+                    problems.add(new Problem(info.file(), position, index, mismatch));
+                }
+            }
             if (bad != null) {
                 problems.add(new Problem(info.file(), position, index, "record header " + RecordHeader.describe(word)
                         + ": " + bad));
@@ -144,9 +156,10 @@ public final class QueueVerifier {
             return null; // ABANDONED and CLAIMED records have no body a reader returns
         }
         int length = RecordHeader.length(word);
-        long time = file.info().version() >= 2 ? RecordHeader.TIME_LENGTH : 0;
+        long time = file.payloadOffset() - RecordHeader.LENGTH;
         if (length < time) {
-            return "a committed record shorter than the " + time + "-byte time every record of format "
+            return "a committed record shorter than the " + time + "-byte " + (file.checksums()
+                    ? "time, checksum and reserved word" : "time") + " every record of format "
                     + file.info().version() + " starts with";
         }
         List<FileType> types = file.info().types();
@@ -155,6 +168,33 @@ public final class QueueVerifier {
         if (layout != null && length - time != layout.length()) {
             return "a payload of " + (length - time) + " bytes where the layout of its type ("
                     + layout.className() + ") is " + layout.length() + " bytes";
+        }
+        return null;
+    }
+
+    /**
+     * What is wrong with the checksum of the record at {@code position} of {@code file} (format 5), whose checked word
+     * {@code word} passed {@link #badRecord}, or null: a COMMITTED record whose stored CRC32C is not that of its bytes,
+     * or an ABANDONED one whose body checksums as its COMMITTED form (a writer abandons a claim before it writes the
+     * CRC, so such a record was committed and its state bits changed since: a message readers now skip).
+     */
+    private static String badChecksum(MappedSegment file, long position, long word, RecordChecksum checksum) {
+        long state = RecordHeader.state(word);
+        long body = RecordHeader.unsignedLength(word);
+        if (RecordHeader.isPadding(word) || body < file.payloadOffset() - RecordHeader.LENGTH
+                || (state != RecordHeader.STATE_COMMITTED && state != RecordHeader.STATE_ABANDONED)) {
+            return null;
+        }
+        MemorySegment bytes = file.segment();
+        int stored = RecordChecksum.stored(bytes, position);
+        int computed = checksum.compute(bytes, position, RecordHeader.committed(word));
+        if (state == RecordHeader.STATE_COMMITTED && stored != computed) {
+            return String.format("record checksum mismatch: the record stores CRC32C 0x%08x, its bytes give 0x%08x"
+                    + " (a damaged word, time or payload)", stored, computed);
+        }
+        if (state == RecordHeader.STATE_ABANDONED && stored == computed) {
+            return "an ABANDONED record whose body checksums as a COMMITTED one (" + RecordHeader.describe(word)
+                    + "): a committed message whose state bits were damaged, which readers skip";
         }
         return null;
     }

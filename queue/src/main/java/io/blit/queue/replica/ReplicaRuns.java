@@ -1,6 +1,7 @@
 package io.blit.queue.replica;
 
 import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.record.RecordChecksum;
 import io.blit.queue.internal.segment.MappedSegment;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,7 +26,7 @@ final class ReplicaRuns {
      * Returns the payload's length (0 for padding).
      */
     public static long checkedRecord(long word, boolean padding, MemorySegment source, long offset, long size,
-                                     MappedSegment file) {
+                                     MappedSegment file, RecordChecksum checksum, long index) {
         if (!isFinalWord(word)) {
             throw new ReplicaInputException("not a committed or abandoned record word of at most "
                     + RecordHeader.MAX_PAYLOAD + " bytes, nor a committed padding word of length 0: "
@@ -40,6 +41,9 @@ final class ReplicaRuns {
         if (offset < 0 || offset > source.byteSize() - size) {
             throw new ReplicaInputException("payload bytes [" + offset + ", " + offset + " + " + size
                     + ") outside the " + source.byteSize() + " bytes given");
+        }
+        if (!padding) {
+            checkChecksum(word, source, offset, file, checksum, index);
         }
         return length;
     }
@@ -65,7 +69,8 @@ final class ReplicaRuns {
      * is checked (read unsigned, so that no word makes a record of 0 bytes or fewer) before it moves the walk; a
      * COMMITTED record must have a body of at least the time of {@code file}'s records (8 bytes from format 2 on).
      */
-    public static long checkedRun(MemorySegment source, long offset, long length, int count, MappedSegment file) {
+    public static long checkedRun(MemorySegment source, long offset, long length, int count, MappedSegment file,
+                                  RecordChecksum checksum, long index) {
         long at = 0;
         int records = 0;
         while (at < length) {
@@ -82,6 +87,7 @@ final class ReplicaRuns {
             if (recordLength > length - at) {
                 throw new ReplicaInputException("record " + RecordHeader.describe(word) + " ends past its run");
             }
+            checkChecksum(word, source, offset + at + RecordHeader.LENGTH, file, checksum, index + records);
             at += recordLength;
             if (++records > count) {
                 throw new ReplicaInputException("a run announced as " + count + " records holds more");
@@ -108,6 +114,29 @@ final class ReplicaRuns {
         if (RecordHeader.recordLength(RecordHeader.unsignedLength(word)) != recordLength) {
             throw new ReplicaInputException("record " + RecordHeader.describe(word) + " announced as "
                     + recordLength + " bytes");
+        }
+    }
+
+    /**
+     * Refuses a COMMITTED message record of a file with record checksums (format 5) whose CRC32C, stored in its body
+     * (the {@code RecordHeader.unsignedLength(word)} bytes of {@code source} from {@code bodyOffset}, time first), is not
+     * that of its word and bytes: a record damaged on the source or on the way, which readers of the replica would
+     * refuse. Does nothing for other records and files. {@code word} passed {@link #checkBody}.
+     *
+     * @param index the record's index, for the message
+     */
+    public static void checkChecksum(long word, MemorySegment source, long bodyOffset, MappedSegment file,
+                                     RecordChecksum checksum, long index) {
+        if (!file.checksums() || RecordHeader.state(word) != RecordHeader.STATE_COMMITTED
+                || RecordHeader.isPadding(word)) {
+            return;
+        }
+        int computed = checksum.compute(word, source, bodyOffset, RecordHeader.unsignedLength(word));
+        int stored = RecordChecksum.storedInBody(source, bodyOffset);
+        if (computed != stored) {
+            throw new ReplicaInputException(String.format("record checksum mismatch at index %d (%s): the record"
+                    + " stores CRC32C 0x%08x, its bytes give 0x%08x; nothing was written", index,
+                    RecordHeader.describe(word), stored, computed));
         }
     }
 

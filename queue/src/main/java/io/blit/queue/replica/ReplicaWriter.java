@@ -5,6 +5,7 @@ import io.blit.queue.QueueCorruptedException;
 import io.blit.queue.internal.format.RecordHeader;
 import io.blit.queue.internal.format.SegmentFormat;
 import io.blit.queue.internal.record.Checkpoints;
+import io.blit.queue.internal.record.RecordChecksum;
 import io.blit.queue.internal.record.ReplicaResume;
 import io.blit.queue.internal.segment.BlankSegmentPreparer;
 import io.blit.queue.internal.segment.MappedFaults;
@@ -73,6 +74,8 @@ public final class ReplicaWriter implements AutoCloseable {
     private long partWord;
     private long partRecordLength;
     private long partReceived;
+    /** Verifies the CRC32C of every COMMITTED record given for a file with record checksums, before it is written. */
+    private final RecordChecksum checksum = new RecordChecksum();
 
     /** @param privateFiles whether files are created owner-only ({@link QueueOptions#privateFiles()}) */
     /** The replica directory's writer registry, in which this writer holds an id while open. */
@@ -265,7 +268,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws ReplicaDivergedException if no file is open or the current one ended; if the record does not fit in
      *                                  the file or its header word is not empty (this replica diverged)
      * @throws ReplicaInputException    if {@code word} is not a final record word or its length is not the payload's,
-     *                                  or it is a padding word at a file's first record
+     *                                  or it is a padding word at a file's first record, or (format 5) the record's
+     *                                  checksum does not match its word and bytes: nothing is written
      * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
      *                                  the file was truncated or failed): the record's word is not stored
      */
@@ -291,7 +295,7 @@ public final class ReplicaWriter implements AutoCloseable {
             return nextIndex; // the same padding word again (a stream restarted at the file's end)
         }
         requireFileOpen();
-        long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size, file);
+        long length = ReplicaRuns.checkedRecord(word, padding, source, offset, size, file, checksum, nextIndex);
         long recordLength = padding ? RecordHeader.LENGTH : RecordHeader.recordLength(length);
         if (recordLength > file.size() - position) {
             throw new ReplicaDivergedException("replica " + dir + ": record " + nextIndex + " of " + recordLength
@@ -345,7 +349,8 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws ReplicaInputException    if the run's bytes are not all in {@code source}, a header word in the run is
      *                                  not a committed or abandoned record word of at most 2^31 - 1 payload bytes,
      *                                  the records do not fill it exactly, their number is not {@code count}, or a
-     *                                  run of two or more records is longer than {@link #MAX_RUN_BYTES}
+     *                                  run of two or more records is longer than {@link #MAX_RUN_BYTES}, or (format 5)
+     *                                  a record's checksum does not match its word and bytes: nothing is written
      * @throws QueueCorruptedException  if writing into the mapped file faulted (the file system is out of space, or
      *                                  the file was truncated or failed): the run's first word is not stored
      */
@@ -361,7 +366,7 @@ public final class ReplicaWriter implements AutoCloseable {
             throw new ReplicaDivergedException("replica " + dir + ": a run of " + length + " bytes does not fit at "
                     + position + " in file " + file.firstIndex() + " of " + file.size());
         }
-        long first = ReplicaRuns.checkedRun(source, offset, length, count, file);
+        long first = ReplicaRuns.checkedRun(source, offset, length, count, file, checksum, index);
         MemorySegment segment = file.segment();
         requireEmptyWord(segment);
         try {
@@ -410,7 +415,9 @@ public final class ReplicaWriter implements AutoCloseable {
      * @throws ReplicaInputException    if the part's bytes are not all in {@code source}, the lengths or offset are
      *                                  not as stated above, a part does not continue where the last ended, or the
      *                                  first part's header word is not a final record word of {@code recordLength}
-     *                                  bytes
+     *                                  bytes, or (format 5) once the last part is in, the record's checksum does not
+     *                                  match its word and bytes: its word is not stored (the bytes left behind the
+     *                                  empty word are written again on resumption)
      * @throws QueueCorruptedException  if writing into the mapped file faulted: the record's word is not stored
      */
     public boolean writePart(long index, long position, long recordLength, long partOffset, MemorySegment source,
@@ -456,6 +463,13 @@ public final class ReplicaWriter implements AutoCloseable {
             partReceived = partOffset + length;
             if (partReceived < partRecordLength) {
                 return false;
+            }
+            // The body is in the file behind the still-empty word: verified there, before the word makes it a record.
+            try {
+                ReplicaRuns.checkChecksum(partWord, segment, position + RecordHeader.LENGTH, file, checksum, nextIndex);
+            } catch (ReplicaInputException e) {
+                partWord = 0;
+                throw e;
             }
             RecordHeader.storeRelease(segment, position, partWord);
             Checkpoints.record(segment, ordinal, position);

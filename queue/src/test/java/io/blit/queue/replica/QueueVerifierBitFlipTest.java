@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * slots (the written one and unwritten ones); a seeded sample of 3000 bits of record header words of both files; and
  * every bit of file 0's padding word.
  *
- * <p>Excluded, because the format as it stands cannot tell them from what a writer may store (there is no record
- * checksum), and said so here: flips in a record's time or payload; bit 62 of a COMMITTED word, which makes it
+ * <p>Excluded, because format 4 (this queue's) cannot tell them from what a writer may store (it has no record
+ * checksum; format 5's is {@link RecordChecksumBitFlipTest}'s, where none is excluded), and said so here: flips in a record's time or payload; bit 62 of a COMMITTED word, which makes it
  * ABANDONED (a writer abandons a claim with the same claimer and length, so the message's index is skipped exactly as
  * for a genuine abandon); and the claimer bits 32-53 of COMMITTED and padding words, which a reader does not use (the
  * reader returns the same messages). A flip that turns a written checkpoint slot into 0 is excluded too: 0 means "not

@@ -35,9 +35,12 @@ public final class RecordWalker {
     /** The absent next file last checked for deletion, and when (System.nanoTime), to bound directory listings. */
     private long missingFile = -1;
     private long missingCheckedAt;
+    /** Whether {@link #advance} verifies the checksum of each record in files with record checksums. */
+    private final boolean verifyChecksums;
 
     public RecordWalker(SegmentDirectory files, long abandonGraceNanos) {
         this.files = files;
+        this.verifyChecksums = files.verifyChecksums();
         this.claims = new ClaimWatch(files.writers(), abandonGraceNanos, files.readOnly());
     }
 
@@ -139,7 +142,9 @@ public final class RecordWalker {
      * @return its length field (its time included in format 2 and later), or -1 if there is none yet
      * @throws MessagesDeletedException if the next file was deleted (by retention)
      * @throws QueueCorruptedException  if a record header points past the end of its file, or has state bits 00 but is
-     *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is)
+     *                                  not 0 (no writer stores such a word: the file is corrupt, and left as it is), or
+     *                                  the record's checksum does not match its bytes (format 5, unless the queue's
+     *                                  options turned verification off)
      */
     public int advance(RecordCursor cursor) {
         ensureMapped(cursor);
@@ -155,6 +160,9 @@ public final class RecordWalker {
                 continue;
             }
             if (RecordHeader.state(word) == RecordHeader.STATE_COMMITTED) {
+                if (verifyChecksums) {
+                    cursor.verifyChecksum(word); // format 5: a reader never returns a record whose bytes changed
+                }
                 return RecordHeader.length(word);
             }
             return -1; // a claim not passed (yet)

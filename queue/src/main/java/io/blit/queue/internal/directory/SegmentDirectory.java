@@ -58,6 +58,13 @@ public final class SegmentDirectory implements AutoCloseable {
     private final WriterRegistry writers;
     /** The term the files this object creates are created in, which their headers record ({@link #recordTerm}). */
     private volatile long fileTerm;
+    /**
+     * The format version of the files this object creates and its appenders write: {@link SegmentFormat#CHECKSUM_FORMAT}
+     * with record checksums ({@link QueueOptions#recordChecksums()}), else {@link SegmentFormat#FORMAT_VERSION}.
+     */
+    private final int writeVersion;
+    /** Whether tailers verify record checksums ({@link QueueOptions#verifyRecordChecksums()}). */
+    private final boolean verifyChecksums;
 
     /**
      * Opens {@code dir}, creating it and its first file if needed, and validates every file's header and types.
@@ -74,6 +81,8 @@ public final class SegmentDirectory implements AutoCloseable {
         this.dir = dir;
         this.raw = types == null;
         this.fileCheck = fileCheck;
+        this.writeVersion = options.recordChecksums() ? SegmentFormat.CHECKSUM_FORMAT : SegmentFormat.FORMAT_VERSION;
+        this.verifyChecksums = options.verifyRecordChecksums();
         this.privateFiles = options.privateFiles();
         this.abandonGraceNanos = options.abandonGrace().toNanos();
         boolean readOnly = options.readOnly();
@@ -108,7 +117,7 @@ public final class SegmentDirectory implements AutoCloseable {
                 this.segmentSize = options.segmentSize();
                 TermHistory history = TermHistoryFile.read(dir); // none for a new queue: term 0
                 this.fileTerm = history == null ? 0 : history.currentTerm();
-                SegmentFiles.createIfAbsent(dir, 0, segmentSize, writeTypes, privateFiles, fileTerm);
+                SegmentFiles.createIfAbsent(dir, 0, segmentSize, writeTypes, privateFiles, fileTerm, writeVersion);
                 firsts = SegmentFiles.list(dir);
             } else {
                 SegmentHeader.Info last = SegmentFiles.readHeader(dir, firsts[firsts.length - 1]);
@@ -128,7 +137,7 @@ public final class SegmentDirectory implements AutoCloseable {
             throw e;
         }
         this.preparer = readOnly ? null : new SegmentPreparer(dir, segmentSize, writeTypes, privateFiles,
-                this::fileTerm);
+                this::fileTerm, writeVersion);
         this.prepareNextFile = options.prepareNextFile();
     }
 
@@ -177,10 +186,32 @@ public final class SegmentDirectory implements AutoCloseable {
         return writeTypes.size() == 1 ? writeTypes.getFirst().descriptor().length() : -1;
     }
 
-    /** The longest payload a record of this queue holds: what a file's records area takes, at most 2^31 - 1 bytes. */
+    /**
+     * The longest payload a record this queue's appenders write holds: what a file's records area takes, at most
+     * 2^31 - 1 bytes of body (time, and in format 5 checksum and reserved word, included).
+     */
     public long maxPayload() {
-        return Math.min(segmentSize - SegmentFormat.RECORDS_START - RecordHeader.LENGTH - RecordHeader.TIME_LENGTH,
-                RecordHeader.MAX_PAYLOAD - RecordHeader.TIME_LENGTH);
+        long prefix = bodyPrefix();
+        return Math.min(segmentSize - SegmentFormat.RECORDS_START - RecordHeader.LENGTH - prefix,
+                RecordHeader.MAX_PAYLOAD - prefix);
+    }
+
+    /** {@return whether tailers of this queue object verify record checksums: QueueOptions.verifyRecordChecksums} */
+    public boolean verifyChecksums() {
+        return verifyChecksums;
+    }
+
+    /** {@return the format version of the files this object creates and its appenders write (4, or 5: checksums)} */
+    public int writeVersion() {
+        return writeVersion;
+    }
+
+    /**
+     * {@return the bytes of a message record's body before its payload in the files appenders write} 8 (the time) in
+     * format 4, 16 (time, checksum, reserved word) in format 5.
+     */
+    public long bodyPrefix() {
+        return MappedSegment.payloadOffset(writeVersion) - RecordHeader.LENGTH;
     }
 
     /** The first indices of the files, ascending. */
@@ -204,12 +235,13 @@ public final class SegmentDirectory implements AutoCloseable {
     public MappedSegment mapForAppend(long firstIndex) {
         preparer.publishIfPrepared(firstIndex);
         return new MappedSegment(writable(check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes,
-                privateFiles, fileTerm))));
+                privateFiles, fileTerm, writeVersion))));
     }
 
     /** The validated header of the file of {@code firstIndex}, created with this queue's types if absent. */
     public SegmentHeader.Info createIfAbsent(long firstIndex) {
-        return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes, privateFiles, fileTerm));
+        return check(SegmentFiles.createIfAbsent(dir, firstIndex, segmentSize, writeTypes, privateFiles, fileTerm,
+                writeVersion));
     }
 
     /**
@@ -276,10 +308,10 @@ public final class SegmentDirectory implements AutoCloseable {
 
     /**
      * Whether this queue's appenders may write into the file of {@code info} (validated here): one of their types and
-     * of the format they write (records with times).
+     * of the format they write (records with times; with checksums or not, as {@link #writeVersion}).
      */
     private boolean takesAppends(SegmentHeader.Info info) {
-        return FileType.sameTable(info.types(), writeTypes) && info.version() == SegmentFormat.FORMAT_VERSION;
+        return FileType.sameTable(info.types(), writeTypes) && info.version() == writeVersion;
     }
 
     /**
@@ -350,6 +382,9 @@ public final class SegmentDirectory implements AutoCloseable {
     }
 
     private SegmentHeader.Info writable(SegmentHeader.Info info) {
+        if (!takesAppends(info) && FileType.sameTable(info.types(), writeTypes)) {
+            throw QueueErrors.queueContinuesInOtherFormat(info.file(), info.version(), writeVersion);
+        }
         if (!takesAppends(info)) {
             throw QueueErrors.queueContinuesInOtherLayouts(info.file(), FileType.describe(info.types()),
                     FileType.describe(writeTypes));

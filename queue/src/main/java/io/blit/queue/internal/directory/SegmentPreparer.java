@@ -33,6 +33,8 @@ public final class SegmentPreparer implements AutoCloseable {
     private final boolean privateFiles;
     /** The term the files are created in, read when each is prepared ({@link SegmentDirectory#fileTerm}). */
     private final java.util.function.LongSupplier term;
+    /** The format version of the files prepared ({@link io.blit.queue.internal.format.SegmentFormat}). */
+    private final int version;
     /** {@link #pendingIndex} of a blank: the next file of a queue of several record lengths, its first index unknown. */
     private static final long BLANK = -2;
     private long pendingIndex = -1;
@@ -44,10 +46,12 @@ public final class SegmentPreparer implements AutoCloseable {
      *
      * @param privateFiles whether the files are created {@code rw-------} ({@link FileModes})
      * @param term         the term a file prepared now is created in, which its header records
+     * @param version      the format version of the files prepared (4, or 5: record checksums)
      */
     public SegmentPreparer(Path dir, long segmentSize, List<FileType> types, boolean privateFiles,
-                           java.util.function.LongSupplier term) {
+                           java.util.function.LongSupplier term, int version) {
         this.dir = dir;
+        this.version = version;
         this.term = term;
         this.segmentSize = segmentSize;
         this.types = types;
@@ -119,7 +123,7 @@ public final class SegmentPreparer implements AutoCloseable {
                 return true;
             }
             try {
-                SegmentFiles.completeBlank(tmp, SegmentHeader.encodeTypes(segmentSize, firstIndex,
+                SegmentFiles.completeBlank(tmp, SegmentHeader.encodeTypes(version, segmentSize, firstIndex,
                         System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types,
                         term.getAsLong()));
             } catch (RuntimeException e) {
@@ -150,6 +154,6 @@ public final class SegmentPreparer implements AutoCloseable {
         return new FilePreparation("blit-queue-prepare-" + firstIndex, () ->
                 Files.exists(SegmentFiles.path(dir, firstIndex)) ? null
                         : SegmentFiles.prepare(dir, firstIndex, segmentSize, types, true, privateFiles,
-                        term.getAsLong()));
+                        term.getAsLong(), version));
     }
 }

@@ -37,7 +37,7 @@ public final class QueueErrors {
 
     public static QueueCorruptedException badVersion(Path file, int version) {
         return new QueueCorruptedException(file, SegmentFormat.VERSION_OFFSET, "format version " + version
-                + ", this reader understands " + SegmentFormat.FORMAT_VERSION);
+                + ", this reader understands 1 to " + SegmentFormat.NEWEST_FORMAT);
     }
 
     public static QueueCorruptedException badHeaderLength(Path file, int headerLength, int min) {
@@ -123,8 +123,29 @@ public final class QueueErrors {
     }
 
     public static QueueCorruptedException recordShorterThanTime(Path file, long position, int lengthField) {
+        return recordShorterThanBody(file, position, lengthField, RecordHeader.TIME_LENGTH);
+    }
+
+    /**
+     * A COMMITTED record whose length field is below {@code prefix}: the time every record of format 2 to 4 starts
+     * with (8 bytes), or the time, checksum and reserved word of format 5 (16).
+     */
+    public static QueueCorruptedException recordShorterThanBody(Path file, long position, int lengthField,
+                                                                long prefix) {
         return new QueueCorruptedException(file, position, "committed record of length " + lengthField
-                + ", shorter than the " + RecordHeader.TIME_LENGTH + "-byte time every record of a format-2 file starts with");
+                + ", shorter than the " + prefix + "-byte " + (prefix == RecordHeader.TIME_LENGTH ? "time"
+                : "time, checksum and reserved word") + " every record of its file's format starts with");
+    }
+
+    /**
+     * A COMMITTED record of a file with record checksums (format 5) whose stored CRC32C is not that of its bytes: a bit
+     * of its word, time, reserved word or payload (or of the checksum itself) changed after its writer committed it.
+     */
+    public static QueueCorruptedException recordChecksum(Path file, long position, long index, int stored,
+                                                         int computed) {
+        return new QueueCorruptedException(file, position, String.format("record checksum mismatch at index %d: the"
+                + " record stores CRC32C 0x%08x, its bytes give 0x%08x (a damaged word, time or payload)", index,
+                stored, computed));
     }
 
     public static QueueCorruptedException wrongRecordLength(Path file, long position, int payload, long block, Class<?> type) {
@@ -175,6 +196,17 @@ public final class QueueErrors {
                 + "appender's (file: " + stored + "; this appender: " + mine + "): a producer with other classes took "
                 + "the queue over. Nothing was appended; upgrade this producer to the same message classes "
                 + "(docs/queue.md, \"Upgrading\") and open a new appender");
+    }
+
+    /**
+     * The queue continues in a file of the same types as this appender's but of the other record format (with or without
+     * record checksums): a producer with the other {@code recordChecksums} option took the queue over.
+     */
+    public static LayoutMismatchException queueContinuesInOtherFormat(Path file, int stored, int mine) {
+        return new LayoutMismatchException("the queue continues in " + file + " in format " + stored + ", this appender"
+                + " writes format " + mine + " (5: records with checksums, QueueOptions.recordChecksums): a producer"
+                + " with the other option took the queue over. Nothing was appended; give every producer of the queue"
+                + " the same option and open a new appender");
     }
 
     public static IllegalArgumentException notAMessageType(Class<?> type, String types) {

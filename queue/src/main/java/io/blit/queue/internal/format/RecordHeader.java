@@ -36,6 +36,11 @@ import java.lang.invoke.VarHandle;
  * namespace and however pids are reused. Which meaning a word has is its file's format version
  * ({@link WriterLiveness}). A reader of a format-1 file (one type) ignores the type bits.
  *
+ * <p><b>Checksum.</b> In format 5 a message record's body is its time, a CRC32C ({@link #CHECKSUM_OFFSET}), a reserved
+ * u32 and the payload ({@link #CHECKSUMMED_PAYLOAD_OFFSET}); the length field counts all four. The CRC covers the word
+ * as committed, the time, the reserved u32 and the payload: every bit of the record but the CRC itself
+ * ({@code io.blit.queue.internal.record.RecordChecksum}).
+ *
  * <p>A payload is at most {@link #MAX_PAYLOAD} (2^31 - 1) bytes: {@link #length} is an {@code int}, and readers refuse a
  * word whose length field reads negative as corrupt. Only the empty word has state 00.
  *
@@ -52,6 +57,15 @@ public final class RecordHeader {
     public static final int LENGTH = 8;
     /** Bytes of a record's time in format 2, the first of its body. */
     public static final int TIME_LENGTH = 8;
+    /**
+     * Format 5 (record checksums): offset from the header word of a COMMITTED message record's CRC32C, a u32 LE, right
+     * after its time; a reserved u32 (0) follows it, then the payload at {@link #CHECKSUMMED_PAYLOAD_OFFSET}.
+     */
+    public static final int CHECKSUM_OFFSET = LENGTH + TIME_LENGTH;
+    /** Format 5: offset from the header word of the reserved u32 after the checksum (written 0, covered by the CRC). */
+    public static final int RESERVED_OFFSET = CHECKSUM_OFFSET + 4;
+    /** Format 5: offset from the header word of the payload; a multiple of 8, so payloads stay 8-byte aligned. */
+    public static final int CHECKSUMMED_PAYLOAD_OFFSET = RESERVED_OFFSET + 4;
     public static final int STATE_SHIFT = 62;
     public static final long STATE_EMPTY = 0L;
     public static final long STATE_CLAIMED = 1L;

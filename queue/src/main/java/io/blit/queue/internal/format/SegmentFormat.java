@@ -8,8 +8,18 @@ package io.blit.queue.internal.format;
  * ({@code QueueOptions}, {@code MessageTypes}) check their limits against these same values.
  */
 public final class SegmentFormat {
-    /** The format version appenders write; formats 1 to 3 are read too (see the class comment). */
+    /**
+     * The format version appenders write without record checksums; formats 1 to 3 and {@link #CHECKSUM_FORMAT} are
+     * read too (see the class comment).
+     */
     public static final int FORMAT_VERSION = 4;
+    /**
+     * The format version appenders write with record checksums ({@code QueueOptions.recordChecksums}): format 4's
+     * header, and every COMMITTED message record's body holds a CRC32C of the whole record ({@link RecordHeader}).
+     */
+    public static final int CHECKSUM_FORMAT = 5;
+    /** The newest format version this build reads (and writes, with record checksums). */
+    public static final int NEWEST_FORMAT = CHECKSUM_FORMAT;
     /** The first format that records its byte order and feature masks. */
     public static final int FEATURES_FORMAT = 4;
     /** The largest type id a file records (u16, as SBE's template ids). */

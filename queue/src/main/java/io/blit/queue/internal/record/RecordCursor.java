@@ -34,6 +34,9 @@ public final class RecordCursor implements AutoCloseable {
     private long payloadOffset = RecordHeader.LENGTH + RecordHeader.TIME_LENGTH;
     private long position;
     private long ordinal;
+    /** The CRC of the file's records, if they carry one (format 5), else null; created at the first such file. */
+    private RecordChecksum checksum;
+    private boolean checksums;
     /**
      * The position and CLAIMED word of the last claim this cursor won; it holds that claim while it is still at
      * that position (committing or abandoning moves it past the record, entering a file resets it). Kept so, the
@@ -48,6 +51,7 @@ public final class RecordCursor implements AutoCloseable {
         this.segment = file == null ? null : file.segment();
         if (file != null) {
             this.payloadOffset = file.payloadOffset();
+            useChecksums(file);
         }
         this.firstIndex = firstIndex;
         this.position = position;
@@ -119,7 +123,8 @@ public final class RecordCursor implements AutoCloseable {
     public int payloadLength(int lengthField) {
         int payload = lengthField - (int) (payloadOffset - RecordHeader.LENGTH);
         if (payload < 0) {
-            throw QueueErrors.recordShorterThanTime(file.info().file(), position, lengthField);
+            throw QueueErrors.recordShorterThanBody(file.info().file(), position, lengthField,
+                    payloadOffset - RecordHeader.LENGTH);
         }
         return payload;
     }
@@ -169,6 +174,7 @@ public final class RecordCursor implements AutoCloseable {
         file = next;
         segment = next.segment();
         payloadOffset = next.payloadOffset();
+        useChecksums(next);
         firstIndex = next.firstIndex();
         position = SegmentFormat.RECORDS_START;
         ordinal = 0;
@@ -189,7 +195,55 @@ public final class RecordCursor implements AutoCloseable {
         file = mapped;
         segment = mapped.segment();
         payloadOffset = mapped.payloadOffset();
+        useChecksums(mapped);
         claimedAt = -1;
+    }
+
+    private void useChecksums(MappedSegment mapped) {
+        checksums = mapped.checksums();
+        if (checksums && checksum == null) {
+            checksum = new RecordChecksum();
+        }
+    }
+
+    /** Whether the records of the cursor's file carry a CRC32C (format 5): a commit stores it, a reader verifies it. */
+    public boolean checksums() {
+        return checksums;
+    }
+
+    /**
+     * Stores the CRC32C of the record at the cursor, claimed with {@code claimedWord} and whose body is written, in a
+     * file with record checksums; does nothing in another. A plain store: the commit's release store publishes it.
+     *
+     * @throws InternalError the fault of the CRC's read of the mapping, if any (then nothing is stored)
+     */
+    public void storeChecksum(long claimedWord) {
+        if (checksums) {
+            int crc = checksum.compute(segment, position, RecordHeader.committed(claimedWord));
+            MappedFaults.surfacePending(); // a CRC over bytes whose read faulted is never stored
+            RecordChecksum.store(segment, position, crc);
+        }
+    }
+
+    /**
+     * Verifies the CRC32C of the COMMITTED record at the cursor, whose checked word is {@code word}, in a file with
+     * record checksums; does nothing in another.
+     *
+     * @throws io.blit.queue.QueueCorruptedException naming the file, the record's position and index, if the CRC
+     *                                               stored is not that of the record's bytes
+     */
+    public void verifyChecksum(long word) {
+        if (checksums) {
+            if (RecordHeader.unsignedLength(word) < RecordHeader.CHECKSUMMED_PAYLOAD_OFFSET - RecordHeader.LENGTH) {
+                throw QueueErrors.recordShorterThanBody(file.info().file(), position, RecordHeader.length(word),
+                        payloadOffset - RecordHeader.LENGTH);
+            }
+            int computed = checksum.compute(segment, position, word);
+            int stored = RecordChecksum.stored(segment, position);
+            if (computed != stored) {
+                throw QueueErrors.recordChecksum(file.info().file(), position, index(), stored, computed);
+            }
+        }
     }
 
     /** Records that the cursor won the record at its position with {@code claimedWord}. */

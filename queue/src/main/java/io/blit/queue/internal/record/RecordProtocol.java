@@ -145,7 +145,8 @@ public final class RecordProtocol {
     /**
      * Publishes the record claimed at {@code cursor} with {@code claimedWord}, whose payload the caller has written:
      * first throws the fault of that copy if the mapping faulted ({@link MappedFaults#surfacePending}: a payload
-     * whose copy faulted is never committed), then moves the cursor past the record and release-stores the
+     * whose copy faulted is never committed), then, in a file with record checksums (format 5), stores the record's
+     * CRC32C ({@link RecordCursor#storeChecksum}), then moves the cursor past the record and release-stores the
      * COMMITTED word. Moved first, the cursor no longer holds the claim when the word may be COMMITTED, so no
      * later failure can turn a record a tailer may have read ABANDONED.
      *
@@ -156,6 +157,9 @@ public final class RecordProtocol {
         MemorySegment segment = cursor.segment();
         long position = cursor.position();
         MappedFaults.surfacePending();
+        if (cursor.checksums()) { // format 5: over the body written, before the release store publishes it
+            cursor.storeChecksum(claimedWord);
+        }
         cursor.skip(RecordHeader.length(claimedWord));
         RecordHeader.storeRelease(segment, position, RecordHeader.committed(claimedWord));
     }

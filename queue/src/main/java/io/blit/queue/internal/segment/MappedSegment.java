@@ -2,6 +2,7 @@ package io.blit.queue.internal.segment;
 
 import io.blit.queue.internal.error.QueueErrors;
 import io.blit.queue.internal.format.RecordHeader;
+import io.blit.queue.internal.format.SegmentFormat;
 import io.blit.queue.internal.record.RecordCursor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -107,9 +108,25 @@ public final class MappedSegment implements AutoCloseable {
         return info.firstIndex();
     }
 
-    /** Bytes from a record's header word to its payload: 16 where records carry a time (format 2), 8 in format 1. */
+    /**
+     * Bytes from a record's header word to its payload: 24 where records carry a time and a checksum (format 5), 16
+     * where they carry a time (formats 2 to 4), 8 in format 1.
+     */
     public long payloadOffset() {
-        return info.version() >= 2 ? RecordHeader.LENGTH + RecordHeader.TIME_LENGTH : RecordHeader.LENGTH;
+        return payloadOffset(info.version());
+    }
+
+    /** {@return bytes from a record's header word to its payload in a file of format {@code version}} */
+    public static long payloadOffset(int version) {
+        if (version >= SegmentFormat.CHECKSUM_FORMAT) {
+            return RecordHeader.CHECKSUMMED_PAYLOAD_OFFSET;
+        }
+        return version >= 2 ? RecordHeader.LENGTH + RecordHeader.TIME_LENGTH : RecordHeader.LENGTH;
+    }
+
+    /** Whether every COMMITTED message record of this file carries a CRC32C (format 5: docs/format.md, "Records"). */
+    public boolean checksums() {
+        return info.version() >= SegmentFormat.CHECKSUM_FORMAT;
     }
 
     /**

@@ -159,8 +159,17 @@ public final class SegmentFiles {
      */
     public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize, List<FileType> types,
                                                     boolean privateFiles, long term) {
+        return createIfAbsent(dir, firstIndex, segmentSize, types, privateFiles, term, SegmentFormat.FORMAT_VERSION);
+    }
+
+    /**
+     * As {@link #createIfAbsent(Path, long, long, List, boolean, long)}, a file of format {@code version} if it is
+     * created here ({@link SegmentFormat#FORMAT_VERSION}, or {@link SegmentFormat#CHECKSUM_FORMAT}: record checksums).
+     */
+    public static SegmentHeader.Info createIfAbsent(Path dir, long firstIndex, long segmentSize, List<FileType> types,
+                                                    boolean privateFiles, long term, int version) {
         if (!Files.exists(path(dir, firstIndex))) { // zero-filled: every block held before a record is written
-            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, types, true, privateFiles, term));
+            publish(dir, firstIndex, prepare(dir, firstIndex, segmentSize, types, true, privateFiles, term, version));
         }
         return readHeader(dir, firstIndex);
     }
@@ -197,7 +206,13 @@ public final class SegmentFiles {
     /** As {@link #prepare(Path, long, long, List, boolean, boolean)}, for a file created in term {@code term}. */
     public static Path prepare(Path dir, long firstIndex, long segmentSize, List<FileType> types, boolean zeroFill,
                                boolean privateFiles, long term) {
-        byte[] header = SegmentHeader.encodeTypes(segmentSize, firstIndex,
+        return prepare(dir, firstIndex, segmentSize, types, zeroFill, privateFiles, term, SegmentFormat.FORMAT_VERSION);
+    }
+
+    /** As {@link #prepare(Path, long, long, List, boolean, boolean, long)}, a file of format {@code version}. */
+    public static Path prepare(Path dir, long firstIndex, long segmentSize, List<FileType> types, boolean zeroFill,
+                               boolean privateFiles, long term, int version) {
+        byte[] header = SegmentHeader.encodeTypes(version, segmentSize, firstIndex,
                 System.currentTimeMillis() * 1_000_000L, ProcessHandle.current().pid(), types, term);
         return prepare(dir, firstIndex, segmentSize, header, zeroFill, privateFiles);
     }

@@ -21,7 +21,8 @@ import java.util.zip.CRC32C;
  * The header of a segment file: offsets of its fields, its encoding and its validation. The layout of every format, the
  * checks a reader makes and the committed samples are specified in {@code docs/format.md} ("Segment files").
  *
- * <p><b>Versions.</b> Appenders write format {@value #FORMAT_VERSION}; formats 1 to 3 are read too. Format 4 records
+ * <p><b>Versions.</b> Appenders write format {@value #FORMAT_VERSION}, or {@value SegmentFormat#CHECKSUM_FORMAT} with record
+ * checksums (the same header; its records differ); formats 1 to 3 are read too. Formats 4 and 5 record
  * its byte order and feature masks ({@link FileFeatures}) at {@link SegmentFormat#BYTE_ORDER_OFFSET} to {@link SegmentFormat#INCOMPATIBLE_OFFSET}
  * and its type table from {@link SegmentFormat#TABLE_OFFSET}; formats 2 and 3 hold the table from {@link SegmentFormat#DESCRIPTOR_OFFSET} and no
  * such fields (their words are little-endian by definition). The whole table must fit the 4096-byte header area
@@ -49,7 +50,7 @@ public final class SegmentHeader {
     /**
      * The validated content of a segment file's header.
      *
-     * @param version the format version, 1 to {@value #FORMAT_VERSION}
+     * @param version the format version, 1 to {@value SegmentFormat#NEWEST_FORMAT}
      * @param types   the file's type table, in ascending id order (empty: raw payloads; format 1: one type of id 0)
      */
     public record Info(Path file, long segmentSize, long firstIndex, long createdNanos, long creatorPid, int version,
@@ -125,10 +126,25 @@ public final class SegmentHeader {
      */
     public static byte[] encodeTypes(long segmentSize, long firstIndex, long createdNanos, long pid,
                                      List<FileType> types, long term) {
+        return encodeTypes(FORMAT_VERSION, segmentSize, firstIndex, createdNanos, pid, types, term);
+    }
+
+    /**
+     * As {@link #encodeTypes(long, long, long, long, List, long)}, in format {@code version}: {@link
+     * SegmentFormat#FORMAT_VERSION}, or {@link SegmentFormat#CHECKSUM_FORMAT} for a file whose records carry checksums.
+     *
+     * @throws IllegalArgumentException also if {@code version} is neither
+     */
+    public static byte[] encodeTypes(int version, long segmentSize, long firstIndex, long createdNanos, long pid,
+                                     List<FileType> types, long term) {
+        if (version != FORMAT_VERSION && version != CHECKSUM_FORMAT) {
+            throw new IllegalArgumentException("appenders write format " + FORMAT_VERSION + " or " + CHECKSUM_FORMAT
+                    + ", not " + version);
+        }
         if (term < 0 || term > MAX_FILE_TERM) {
             throw new IllegalArgumentException("a file header records terms 0 to " + MAX_FILE_TERM + ", not " + term);
         }
-        byte[] bytes = encode(FORMAT_VERSION, segmentSize, firstIndex, createdNanos, pid, types);
+        byte[] bytes = encode(version, segmentSize, firstIndex, createdNanos, pid, types);
         MemorySegment s = MemorySegment.ofArray(bytes);
         s.set(INT, TERM_OFFSET, (int) term);
         s.set(LONG, COMPATIBLE_OFFSET, s.get(LONG, COMPATIBLE_OFFSET) | FileFeatures.FILE_TERM);
@@ -153,7 +169,7 @@ public final class SegmentHeader {
     }
 
     /**
-     * The {@link SegmentFormat#HEADER_AREA} bytes of a header of format {@code version} (1 to {@link SegmentFormat#FORMAT_VERSION}) recording
+     * The {@link SegmentFormat#HEADER_AREA} bytes of a header of format {@code version} (1 to {@link SegmentFormat#NEWEST_FORMAT}) recording
      * {@code types}.
      *
      * @throws IllegalArgumentException if the table does not fit in the header area, is not in ascending id order, or
@@ -161,8 +177,8 @@ public final class SegmentHeader {
      */
     public static byte[] encode(int version, long segmentSize, long firstIndex, long createdNanos, long pid,
                                 List<FileType> types) {
-        if (version < 1 || version > FORMAT_VERSION) {
-            throw new IllegalArgumentException("format version " + version + " outside [1, " + FORMAT_VERSION + "]");
+        if (version < 1 || version > NEWEST_FORMAT) {
+            throw new IllegalArgumentException("format version " + version + " outside [1, " + NEWEST_FORMAT + "]");
         }
         FileType.checkTable(types);
         boolean formatOne = version == 1;
@@ -291,7 +307,7 @@ public final class SegmentHeader {
             throw QueueErrors.headerCut(file, header.length, DESCRIPTOR_OFFSET);
         }
         int version = s.get(INT, VERSION_OFFSET);
-        if (version < 1 || version > FORMAT_VERSION) {
+        if (version < 1 || version > NEWEST_FORMAT) {
             throw QueueErrors.badVersion(file, version);
         }
         int headerLength = s.get(INT, HEADER_LENGTH_OFFSET);

@@ -29,7 +29,8 @@ class SegmentPreparerTest {
 
     @Test
     void publishesARequestedFileCompleteAndZeroFilledLeavingNoTemporary() throws IOException {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0,
+                SegmentFormat.FORMAT_VERSION)) {
             preparer.request(431);
             assertFalse(Files.exists(SegmentFiles.path(dir, 431)), "nothing under the final name before the roll");
             assertTrue(preparer.publishIfPrepared(431));
@@ -49,7 +50,8 @@ class SegmentPreparerTest {
     void aBlankGetsTheHeaderOfTheIndexTheRollNeedsAndIsPublishedOnce() throws IOException {
         List<FileType> types = List.of(new FileType(1, LAYOUT),
                 new FileType(2, BlockCopier.of(io.blit.queue.Quote.class).layout().descriptor()));
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, types, false, () -> 0)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, types, false, () -> 0,
+                SegmentFormat.FORMAT_VERSION)) {
             preparer.requestBlank();
             preparer.requestBlank(); // one outstanding at a time
             assertTrue(preparer.publishIfPrepared(777));
@@ -67,7 +69,8 @@ class SegmentPreparerTest {
 
     @Test
     void publishesNothingForAnIndexThatWasNotRequested() throws IOException {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0,
+                SegmentFormat.FORMAT_VERSION)) {
             preparer.request(100);
             assertFalse(preparer.publishIfPrepared(99));
             assertTrue(preparer.publishIfPrepared(100));
@@ -78,7 +81,8 @@ class SegmentPreparerTest {
 
     @Test
     void closeDeletesAnUnpublishedPreparationAndStopsPreparing() throws IOException {
-        SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0);
+        SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0,
+                SegmentFormat.FORMAT_VERSION);
         preparer.request(7);
         preparer.close();
         assertEquals(List.of(), names(), "no file and no temporary left");
@@ -89,7 +93,8 @@ class SegmentPreparerTest {
 
     @Test
     void aLaterRequestDiscardsTheEarlierPreparationAndAnEarlierIndexIsIgnored() throws Exception {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0,
+                SegmentFormat.FORMAT_VERSION)) {
             preparer.request(10);
             preparer.request(20);
             preparer.request(15); // stale: an appender that is behind
@@ -110,7 +115,8 @@ class SegmentPreparerTest {
 
     @Test
     void keepsAFileAnotherCreatorPublishedFirst() throws IOException {
-        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0)) {
+        try (SegmentPreparer preparer = new SegmentPreparer(dir, SIZE, FileType.single(LAYOUT), false, () -> 0,
+                SegmentFormat.FORMAT_VERSION)) {
             preparer.request(50);
             SegmentFiles.createIfAbsent(dir, 50, SIZE, LAYOUT);
             byte[] theirs = Files.readAllBytes(SegmentFiles.path(dir, 50));
