@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -76,6 +77,8 @@ public final class FailoverNode implements AutoCloseable {
     private static final long TICK_MILLIS = 100;
     private static final long RANK_RETRY_MILLIS = 50;
     private static final long RETRY_FOLLOW_NANOS = 1_000_000_000L;
+    /** How often a handover's node looks again whether it holds the old primary's last record. */
+    private static final long HANDOVER_RETRY_MILLIS = 2;
 
     /** A node's role in its group. */
     public enum Role {
@@ -115,6 +118,7 @@ public final class FailoverNode implements AutoCloseable {
     private final MemberZnode member;
     private final Election election;
     private final ShutdownHook shutdownHook;
+    private final Handovers handovers;
     /** The term this node promotes to or serves; -1 while it is neither becoming nor being the primary. */
     private final AtomicLong claimedTerm = new AtomicLong(-1);
     private volatile boolean connected;
@@ -144,6 +148,7 @@ public final class FailoverNode implements AutoCloseable {
         this.election = new Election(client, group, nodeId, worker, () -> onWorker(this::takeOver),
                 () -> fenceIfServing("lost the leadership"), () -> closed);
         this.shutdownHook = new ShutdownHook(options.closeOnShutdown(), nodeId, this::closeOnShutdown);
+        this.handovers = new Handovers(client, view, group, nodeId, dir, options.sessionTimeout());
     }
 
     /**
@@ -205,6 +210,118 @@ public final class FailoverNode implements AutoCloseable {
         return nodeId;
     }
 
+    /**
+     * Hands the primary's role over to node {@code toNodeId} of the group, with no record lost or set aside
+     * (docs/failover.md, "Planned handover"): this node fences its directory at the next term, naming
+     * {@code toNodeId} (every appender on it, in every process, then throws a {@link io.blit.queue.QueueFencedException}
+     * whose {@code newPrimary()} is {@code toNodeId}), takes its end index once appends in flight settle, records the
+     * handover in the group and leaves the leadership. Node {@code toNodeId}, once its copy holds every record up to
+     * that end index, takes over at that term; this node then follows it, and its end is where the new term begins.
+     * Returns once this node follows {@code toNodeId} in the new term. Call it from any thread but the node's.
+     *
+     * @param toNodeId the id of a node in the group's election that follows this primary's term
+     * @return this node's state afterwards: following {@code toNodeId} at the new term
+     * @throws IllegalStateException    if this node is not the primary, or the group's terms are used up: nothing
+     *                                  changed
+     * @throws IllegalArgumentException if {@code toNodeId} is this node, not in the election, or does not follow this
+     *                                  term: nothing changed
+     * @throws TimeoutException         if this node does not follow {@code toNodeId} within twice the session timeout
+     *                                  (that node did not take over: the group elects as usual; this node's directory
+     *                                  stays fenced and loses nothing)
+     * @throws InterruptedException     if interrupted while waiting
+     */
+    public State handover(String toNodeId) throws TimeoutException, InterruptedException {
+        Objects.requireNonNull(toNodeId, "toNodeId");
+        GroupZnodes.Handover handover;
+        try {
+            handover = worker.submit(() -> handOver(toNodeId)).get();
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("node " + nodeId + " is closed", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IllegalArgumentException refused) {
+                throw new IllegalArgumentException(refused.getMessage(), refused);
+            }
+            if (e.getCause() instanceof IllegalStateException refused) {
+                throw new IllegalStateException(refused.getMessage(), refused);
+            }
+            throw new IllegalStateException("node " + nodeId + " failed to hand over to node " + toNodeId + ": "
+                    + e.getCause(), e.getCause());
+        }
+        long deadline = System.nanoTime() + 2 * options.sessionTimeout().toNanos();
+        while (true) {
+            State now = state;
+            if (now.role() == Role.FOLLOWER && toNodeId.equals(now.leaderId()) && now.term() >= handover.term()) {
+                return now;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("node " + toNodeId + " did not take over term " + handover.term() + " from"
+                        + " node " + nodeId + " within " + options.sessionTimeout().multipliedBy(2) + " (" + now
+                        + "): the group elects a primary as usual; " + dir + " stays fenced, nothing is lost");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /** The primary's request handler: hands over to {@code to}, logging a refusal or a failure. */
+    private void handOverOnWorker(String to) {
+        try {
+            handOver(to);
+        } catch (IllegalArgumentException | IllegalStateException refused) {
+            LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " refuses the handover request: "
+                    + refused.getMessage());
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " failed to hand over to node " + to + ": " + e, e);
+        }
+    }
+
+    /**
+     * On the node's thread: the primary's steps of a handover to {@code to} ({@link Handovers#begin}), then it stops
+     * being the primary (its source serves on until it follows the new primary) and gives the leadership up.
+     */
+    private GroupZnodes.Handover handOver(String to) throws Exception {
+        long serving = claimedTerm.get();
+        String ourPath = election.latch().getOurPath();
+        if (closed || serving < 0 || state.role() != Role.PRIMARY || state.term() != serving || ourPath == null) {
+            throw new IllegalStateException("node " + nodeId + " is not the primary (" + state + "): only the primary"
+                    + " hands over");
+        }
+        GroupZnodes.Handover handover;
+        try {
+            handover = handovers.begin(to, serving, ourPath, election.latch().getParticipants());
+        } catch (IllegalArgumentException | IllegalStateException refused) {
+            throw refused; // nothing changed
+        } catch (Exception e) {
+            fenceIfServing("failed to record its handover");
+            election.yieldLeadership("it failed to record its handover");
+            throw e;
+        }
+        claimedTerm.set(-1); // fenced at the handover's term already: nothing more to fence
+        state = new State(Role.FENCED, serving, null);
+        election.yieldLeadership("it hands over to node " + to);
+        return handover;
+    }
+
+    /**
+     * Asks the primary of the group in {@code options} to hand over to node {@code toNodeId}, as
+     * {@code blit failover handover} does: writes the request znode {@code <group>/handover-request}, which the primary
+     * takes ({@link #handover}), and waits until the group's leader is {@code toNodeId} at a newer term. Uses a
+     * ZooKeeper client of its own, authenticated as the options say; it takes no part in the election.
+     *
+     * @param options  the group's ZooKeeper connection, path and authentication (a node's options)
+     * @param toNodeId the node to hand over to
+     * @param timeout  how long to wait for the new leader
+     * @return the term at which {@code toNodeId} took over
+     * @throws IllegalArgumentException if {@code toNodeId} is not a node id, or is the primary already
+     * @throws TimeoutException         if the leader is not {@code toNodeId} within {@code timeout} (the request is
+     *                                  withdrawn if the primary did not take it; the primary logs why it refused)
+     * @throws InterruptedException     if interrupted while waiting
+     * @throws IllegalStateException    if ZooKeeper cannot be reached within the connection timeout
+     */
+    public static long requestHandover(FailoverOptions options, String toNodeId, Duration timeout)
+            throws TimeoutException, InterruptedException {
+        return HandoverRequest.request(options, toNodeId, timeout);
+    }
+
     private void onConnectionState(ConnectionState newState) {
         switch (newState) {
             case CONNECTED, RECONNECTED -> {
@@ -257,6 +374,9 @@ public final class FailoverNode implements AutoCloseable {
         }
         long term = -1;
         try {
+            if (awaitsHandover(held)) {
+                return;
+            }
             stopFollowing();
             QueueTerms.Status status = QueueTerms.status(dir);
             if (status.queueId() == null) {
@@ -339,8 +459,48 @@ public final class FailoverNode implements AutoCloseable {
         }
     }
 
+    /**
+     * {@return whether the elected node does not take over now because of a fresh handover} A handover to another
+     * node: it gives the leadership up, so that the election moves on to that node. A handover to this node: it keeps
+     * following until its directory holds the old primary's records, up to the handover's bound, and then takes over;
+     * past the bound it gives the handover and the leadership up, and the group elects as usual.
+     */
+    private boolean awaitsHandover(LeaderLatch held) throws Exception {
+        GroupZnodes.Handover handover = handovers.pending(held.getParticipants());
+        if (handover == null) {
+            return false;
+        }
+        if (!handover.to().equals(nodeId)) {
+            rankingSince = 0;
+            election.yieldLeadership("node " + handover.from() + " hands over to node " + handover.to() + " at term "
+                    + handover.term());
+            return true;
+        }
+        if (QueueTerms.status(dir).endIndex() >= handover.endIndex()) {
+            rankingSince = 0;
+            return false;
+        }
+        long now = System.nanoTime();
+        if (rankingSince == 0) {
+            rankingSince = now;
+        }
+        if (now - rankingSince < handovers.boundNanos()) {
+            retryTakeOver(HANDOVER_RETRY_MILLIS);
+            return true;
+        }
+        rankingSince = 0;
+        handovers.expire(handover);
+        election.yieldLeadership("it did not receive the records of node " + handover.from() + " up to index "
+                + handover.endIndex() + " within " + options.sessionTimeout() + ": the handover is given up");
+        return true;
+    }
+
     /** Runs {@link #takeOver} again shortly, once: the elected node waits for a member znode. */
     private void retryTakeOver() {
+        retryTakeOver(RANK_RETRY_MILLIS);
+    }
+
+    private void retryTakeOver(long millis) {
         if (takeOverScheduled) {
             return;
         }
@@ -349,7 +509,7 @@ public final class FailoverNode implements AutoCloseable {
             worker.schedule(() -> {
                 takeOverScheduled = false;
                 takeOver();
-            }, RANK_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }, millis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             // the node closed meanwhile
         }
@@ -367,6 +527,10 @@ public final class FailoverNode implements AutoCloseable {
         if (serving >= 0) {
             try {
                 superviseAsPrimary(serving);
+                String to = state.role() == Role.PRIMARY ? handovers.takeRequest() : null;
+                if (to != null) {
+                    handOverOnWorker(to);
+                }
             } catch (Exception e) {
                 // ZooKeeper unreachable (the connection listener fences) or busy: the next tick tries again
                 LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " cannot check the group's znodes", e);

@@ -65,13 +65,14 @@ final class GroupView {
     }
 
     /**
-     * Starts the cache of the group; {@code onChange} runs, in the cache's thread, whenever the group's term, leader
-     * or election changes.
+     * Starts the cache of the group; {@code onChange} runs, in the cache's thread, whenever the group's term, leader,
+     * election or handover request changes.
      */
     void start(Runnable onChange) {
         groupCache.listenable().addListener((type, before, after) -> {
             String path = (after != null ? after : before).getPath();
             if (path.equals(GroupZnodes.leader(group)) || path.equals(GroupZnodes.term(group))
+                    || path.equals(GroupZnodes.handoverRequest(group))
                     || path.startsWith(GroupZnodes.election(group))) {
                 onChange.run();
             }
