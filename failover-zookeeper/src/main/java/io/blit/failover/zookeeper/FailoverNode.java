@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -64,6 +63,8 @@ import org.apache.zookeeper.data.Stat;
  *       fence) and then promoted: a queue created in term 0 is served in term 2. Appenders opened before the
  *       promotion throw {@link io.blit.queue.QueueFencedException}; open new ones once {@link #state()} says
  *       {@link Role#PRIMARY}.</li>
+ *   <li><b>A planned handover loses nothing.</b> {@link #handover} stops the primary's appends, and the node it names
+ *       takes over once it holds every record: nothing is set aside when the old primary follows it.</li>
  *   <li><b>Closing a primary fences it</b>, before it leaves the election; so does its JVM's shutdown (SIGTERM),
  *       through a shutdown hook that {@link #close()} removes, unless {@link FailoverOptions#closeOnShutdown} is
  *       off.</li>
@@ -77,8 +78,6 @@ public final class FailoverNode implements AutoCloseable {
     private static final long TICK_MILLIS = 100;
     private static final long RANK_RETRY_MILLIS = 50;
     private static final long RETRY_FOLLOW_NANOS = 1_000_000_000L;
-    /** How often a handover's node looks again whether it holds the old primary's last record. */
-    private static final long HANDOVER_RETRY_MILLIS = 2;
 
     /** A node's role in its group. */
     public enum Role {
@@ -181,7 +180,6 @@ public final class FailoverNode implements AutoCloseable {
         return node;
     }
 
-
     private void begin() {
         try {
             Files.createDirectories(dir);
@@ -211,13 +209,11 @@ public final class FailoverNode implements AutoCloseable {
     }
 
     /**
-     * Hands the primary's role over to node {@code toNodeId} of the group, with no record lost or set aside
-     * (docs/failover.md, "Planned handover"): this node fences its directory at the next term, naming
-     * {@code toNodeId} (every appender on it, in every process, then throws a {@link io.blit.queue.QueueFencedException}
-     * whose {@code newPrimary()} is {@code toNodeId}), takes its end index once appends in flight settle, records the
-     * handover in the group and leaves the leadership. Node {@code toNodeId}, once its copy holds every record up to
-     * that end index, takes over at that term; this node then follows it, and its end is where the new term begins.
-     * Returns once this node follows {@code toNodeId} in the new term. Call it from any thread but the node's.
+     * Hands the primary's role over to node {@code toNodeId}, with no record lost or set aside (docs/failover.md,
+     * "Planned handover"): this node fences its directory at the next term naming {@code toNodeId} (every appender on
+     * it then throws a {@link io.blit.queue.QueueFencedException} whose {@code newPrimary()} is {@code toNodeId}),
+     * records its end index in the group and leaves the leadership; {@code toNodeId}, once it holds every record up to
+     * that index, takes over at that term; this node follows it. Call it from any thread but the node's.
      *
      * @param toNodeId the id of a node in the group's election that follows this primary's term
      * @return this node's state afterwards: following {@code toNodeId} at the new term
@@ -232,46 +228,7 @@ public final class FailoverNode implements AutoCloseable {
      */
     public State handover(String toNodeId) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(toNodeId, "toNodeId");
-        GroupZnodes.Handover handover;
-        try {
-            handover = worker.submit(() -> handOver(toNodeId)).get();
-        } catch (RejectedExecutionException e) {
-            throw new IllegalStateException("node " + nodeId + " is closed", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IllegalArgumentException refused) {
-                throw new IllegalArgumentException(refused.getMessage(), refused);
-            }
-            if (e.getCause() instanceof IllegalStateException refused) {
-                throw new IllegalStateException(refused.getMessage(), refused);
-            }
-            throw new IllegalStateException("node " + nodeId + " failed to hand over to node " + toNodeId + ": "
-                    + e.getCause(), e.getCause());
-        }
-        long deadline = System.nanoTime() + 2 * options.sessionTimeout().toNanos();
-        while (true) {
-            State now = state;
-            if (now.role() == Role.FOLLOWER && toNodeId.equals(now.leaderId()) && now.term() >= handover.term()) {
-                return now;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new TimeoutException("node " + toNodeId + " did not take over term " + handover.term() + " from"
-                        + " node " + nodeId + " within " + options.sessionTimeout().multipliedBy(2) + " (" + now
-                        + "): the group elects a primary as usual; " + dir + " stays fenced, nothing is lost");
-            }
-            Thread.sleep(1);
-        }
-    }
-
-    /** The primary's request handler: hands over to {@code to}, logging a refusal or a failure. */
-    private void handOverOnWorker(String to) {
-        try {
-            handOver(to);
-        } catch (IllegalArgumentException | IllegalStateException refused) {
-            LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " refuses the handover request: "
-                    + refused.getMessage());
-        } catch (Exception e) {
-            LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " failed to hand over to node " + to + ": " + e, e);
-        }
+        return handovers.handOver(toNodeId, () -> worker.submit(() -> handOver(toNodeId)), () -> state);
     }
 
     /**
@@ -287,7 +244,7 @@ public final class FailoverNode implements AutoCloseable {
         }
         GroupZnodes.Handover handover;
         try {
-            handover = handovers.begin(to, serving, ourPath, election.latch().getParticipants());
+            handover = handovers.begin(to, serving, ourPath, () -> election.latch().getParticipants());
         } catch (IllegalArgumentException | IllegalStateException refused) {
             throw refused; // nothing changed
         } catch (Exception e) {
@@ -299,27 +256,6 @@ public final class FailoverNode implements AutoCloseable {
         state = new State(Role.FENCED, serving, null);
         election.yieldLeadership("it hands over to node " + to);
         return handover;
-    }
-
-    /**
-     * Asks the primary of the group in {@code options} to hand over to node {@code toNodeId}, as
-     * {@code blit failover handover} does: writes the request znode {@code <group>/handover-request}, which the primary
-     * takes ({@link #handover}), and waits until the group's leader is {@code toNodeId} at a newer term. Uses a
-     * ZooKeeper client of its own, authenticated as the options say; it takes no part in the election.
-     *
-     * @param options  the group's ZooKeeper connection, path and authentication (a node's options)
-     * @param toNodeId the node to hand over to
-     * @param timeout  how long to wait for the new leader
-     * @return the term at which {@code toNodeId} took over
-     * @throws IllegalArgumentException if {@code toNodeId} is not a node id, or is the primary already
-     * @throws TimeoutException         if the leader is not {@code toNodeId} within {@code timeout} (the request is
-     *                                  withdrawn if the primary did not take it; the primary logs why it refused)
-     * @throws InterruptedException     if interrupted while waiting
-     * @throws IllegalStateException    if ZooKeeper cannot be reached within the connection timeout
-     */
-    public static long requestHandover(FailoverOptions options, String toNodeId, Duration timeout)
-            throws TimeoutException, InterruptedException {
-        return HandoverRequest.request(options, toNodeId, timeout);
     }
 
     private void onConnectionState(ConnectionState newState) {
@@ -374,7 +310,14 @@ public final class FailoverNode implements AutoCloseable {
         }
         long term = -1;
         try {
-            if (awaitsHandover(held)) {
+            Handovers.Decision handover = handovers.decide(held.getParticipants());
+            if (handover != Handovers.Decision.TAKE_OVER) { // a fresh handover: to another node, or records to wait for
+                if (handover.yieldReason() != null) {
+                    rankingSince = 0;
+                    election.yieldLeadership(handover.yieldReason());
+                } else {
+                    retryTakeOver(handover.waitMillis());
+                }
                 return;
             }
             stopFollowing();
@@ -400,7 +343,7 @@ public final class FailoverNode implements AutoCloseable {
                     rankingSince = now;
                 }
                 if (now - rankingSince < options.sessionTimeout().toNanos()) {
-                    retryTakeOver();
+                    retryTakeOver(RANK_RETRY_MILLIS);
                     return;
                 }
                 LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " takes over without the ranks of "
@@ -413,11 +356,7 @@ public final class FailoverNode implements AutoCloseable {
                 status = QueueTerms.status(dir);
             }
             Stat termStat = new Stat();
-            byte[] termData = client.getData().storingStatIn(termStat).forPath(GroupZnodes.term(group));
-            // above every term the nodes know of, the group's (if believed) and the leader's (if plausible)
-            long nodesKnow = Math.max(ranking.highestTerm(), status.fenceTerm());
-            long groupKnows = Math.max(view.believedGroupTerm(termData, nodesKnow), view.believedLeaderTerm(nodesKnow));
-            term = Math.max(groupKnows, nodesKnow) + 1;
+            term = view.nextTerm(Math.max(ranking.highestTerm(), status.fenceTerm()), termStat);
             if (term > GroupZnodes.MAX_GROUP_TERM) {
                 LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " cannot take over: the next term " + term
                         + " would leave no term for another promotion (the highest is " + QueueTerms.MAX_TERM + ")");
@@ -459,47 +398,7 @@ public final class FailoverNode implements AutoCloseable {
         }
     }
 
-    /**
-     * {@return whether the elected node does not take over now because of a fresh handover} A handover to another
-     * node: it gives the leadership up, so that the election moves on to that node. A handover to this node: it keeps
-     * following until its directory holds the old primary's records, up to the handover's bound, and then takes over;
-     * past the bound it gives the handover and the leadership up, and the group elects as usual.
-     */
-    private boolean awaitsHandover(LeaderLatch held) throws Exception {
-        GroupZnodes.Handover handover = handovers.pending(held.getParticipants());
-        if (handover == null) {
-            return false;
-        }
-        if (!handover.to().equals(nodeId)) {
-            rankingSince = 0;
-            election.yieldLeadership("node " + handover.from() + " hands over to node " + handover.to() + " at term "
-                    + handover.term());
-            return true;
-        }
-        if (QueueTerms.status(dir).endIndex() >= handover.endIndex()) {
-            rankingSince = 0;
-            return false;
-        }
-        long now = System.nanoTime();
-        if (rankingSince == 0) {
-            rankingSince = now;
-        }
-        if (now - rankingSince < handovers.boundNanos()) {
-            retryTakeOver(HANDOVER_RETRY_MILLIS);
-            return true;
-        }
-        rankingSince = 0;
-        handovers.expire(handover);
-        election.yieldLeadership("it did not receive the records of node " + handover.from() + " up to index "
-                + handover.endIndex() + " within " + options.sessionTimeout() + ": the handover is given up");
-        return true;
-    }
-
-    /** Runs {@link #takeOver} again shortly, once: the elected node waits for a member znode. */
-    private void retryTakeOver() {
-        retryTakeOver(RANK_RETRY_MILLIS);
-    }
-
+    /** Runs {@link #takeOver} again in {@code millis}, once: the elected node waits for a member znode or records. */
     private void retryTakeOver(long millis) {
         if (takeOverScheduled) {
             return;
@@ -529,8 +428,10 @@ public final class FailoverNode implements AutoCloseable {
                 superviseAsPrimary(serving);
                 String to = state.role() == Role.PRIMARY ? handovers.takeRequest() : null;
                 if (to != null) {
-                    handOverOnWorker(to);
+                    handOver(to); // an operator's request; a refusal is logged below
                 }
+            } catch (IllegalArgumentException | IllegalStateException refused) {
+                LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " refuses a handover: " + refused.getMessage());
             } catch (Exception e) {
                 // ZooKeeper unreachable (the connection listener fences) or busy: the next tick tries again
                 LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " cannot check the group's znodes", e);

@@ -269,6 +269,20 @@ final class GroupView {
     }
 
     /**
+     * {@return the term an elected node takes: above every term the nodes of the election know of
+     * ({@code nodesKnow}), the group's (if believed) and the leader's (if plausible); may exceed
+     * {@link GroupZnodes#MAX_GROUP_TERM}, which the caller refuses} Reads {@code <group>/term} fresh, its stat into
+     * {@code termStat} for the version check of the write that takes the term.
+     *
+     * @throws Exception if ZooKeeper cannot be asked
+     */
+    long nextTerm(long nodesKnow, Stat termStat) throws Exception {
+        byte[] termData = client.getData().storingStatIn(termStat).forPath(GroupZnodes.term(group));
+        long groupKnows = Math.max(believedGroupTerm(termData, nodesKnow), believedLeaderTerm(nodesKnow));
+        return Math.max(groupKnows, nodesKnow) + 1;
+    }
+
+    /**
      * Creates {@code <group>/term} and {@code <group>/leader}, empty, where they do not exist.
      *
      * @throws Exception if ZooKeeper cannot be asked

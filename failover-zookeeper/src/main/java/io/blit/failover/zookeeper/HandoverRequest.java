@@ -8,17 +8,33 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * An operator's request that the group's primary hand over to a node ({@link FailoverNode#requestHandover}, {@code blit
- * failover handover}): the znode {@code <group>/handover-request} holding the node's id, which the primary watches and
- * deletes when it takes it. Stateless.
+ * An operator's request that the group's primary hand over to a node ({@code blit failover handover}): the znode
+ * {@code <group>/handover-request} holding the node's id, which the primary watches and deletes when it takes it
+ * (docs/failover.md, "Planned handover"). Stateless; thread-safe.
  */
-final class HandoverRequest {
+public final class HandoverRequest {
     private static final long POLL_MILLIS = 5;
 
     private HandoverRequest() {
     }
 
-    static long request(FailoverOptions options, String to, Duration timeout)
+    /**
+     * Asks the primary of the group in {@code options} to hand over to node {@code to}, as {@code blit failover
+     * handover} does: writes the request znode, which the primary takes ({@link FailoverNode#handover}), and waits
+     * until the group's leader is {@code to} at a newer term. Uses a ZooKeeper client of its own, authenticated as
+     * the options say; it takes no part in the election.
+     *
+     * @param options the group's ZooKeeper connection, path and authentication (a node's options)
+     * @param to      the node to hand over to
+     * @param timeout how long to wait for the new leader
+     * @return the term at which {@code to} took over
+     * @throws IllegalArgumentException if {@code to} is not a node id, or is the primary already
+     * @throws TimeoutException         if the leader is not {@code to} within {@code timeout} (the request is withdrawn
+     *                                  if the primary did not take it; the primary logs why it refused)
+     * @throws InterruptedException     if interrupted while waiting
+     * @throws IllegalStateException    if ZooKeeper cannot be reached within the connection timeout, or fails
+     */
+    public static long request(FailoverOptions options, String to, Duration timeout)
             throws TimeoutException, InterruptedException {
         if (GroupZnodes.decodeRequest(to.getBytes(java.nio.charset.StandardCharsets.UTF_8)) == null) {
             throw new IllegalArgumentException("not a node id: '" + to + "' (letters, digits, . _ -, 1 to 64)");

@@ -1,10 +1,18 @@
 package io.blit.failover.zookeeper;
 
+import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueOptions;
 import io.blit.queue.replica.QueueTerms;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
@@ -23,7 +31,7 @@ import org.apache.zookeeper.data.Stat;
  * in the election, and first seen by this node less than the bound (the session timeout) ago. After the bound the
  * group elects as usual: nothing is lost, the old primary's directory is only fenced.
  *
- * <p>Thread-safety: every method runs on the node's thread, but {@link #expire} may be called from any thread.
+ * <p>Thread-safety: every method runs on the node's thread.
  */
 final class Handovers {
     private static final System.Logger LOG = System.getLogger("io.blit.failover.zookeeper");
@@ -32,6 +40,8 @@ final class Handovers {
     private static final long SETTLE_BOUND_NANOS = 1_000_000_000L;
     private static final long MEMBER_WAIT_NANOS = 500_000_000L;
     private static final long MEMBER_POLL_NANOS = 10_000_000L;
+    /** How often the node a handover names looks again whether it holds the old primary's last record. */
+    private static final long RETRY_MILLIS = 2;
 
     private final CuratorFramework client;
     private final GroupView view;
@@ -39,6 +49,8 @@ final class Handovers {
     private final String nodeId;
     private final Path dir;
     private final long boundNanos;
+    /** When this node, elected and named by a handover, began waiting for its records; 0 when it does not wait. */
+    private long waitingSince;
     /** When this node first saw each handover value; a value seen longer ago than the bound is not respected. */
     private final Map<GroupZnodes.Handover, Long> firstSeen = new ConcurrentHashMap<>();
 
@@ -51,14 +63,9 @@ final class Handovers {
         this.boundNanos = bound.toNanos();
     }
 
-    /** {@return the bound of a handover: how long its node may take to hold its records and take over} */
-    long boundNanos() {
-        return boundNanos;
-    }
-
     /**
      * As the primary of term {@code serving}, whose election znode is {@code ourPath}: checks that {@code to} is a
-     * node of the election that follows this term, fences the directory at {@code serving + 1} naming {@code to},
+     * node of the election ({@code participants}) that follows this term (waiting up to 0.5 s for it to be), fences the directory at {@code serving + 1} naming {@code to},
      * waits for appends already past the fence check to settle, and records the handover in {@code <group>/handover}
      * in a transaction that checks this node still holds the election.
      *
@@ -69,20 +76,24 @@ final class Handovers {
      * @throws Exception                if ZooKeeper fails once the directory is fenced: the node then leaves the
      *                                  leadership as after any failed takeover
      */
-    GroupZnodes.Handover begin(String to, long serving, String ourPath, Collection<Participant> participants)
+    GroupZnodes.Handover begin(String to, long serving, String ourPath, Callable<Collection<Participant>> participants)
             throws Exception {
         if (to.equals(nodeId)) {
             throw new IllegalArgumentException("node " + nodeId + " cannot hand over to itself: it is the primary");
         }
-        if (participants.stream().noneMatch(p -> p.getId().equals(to))) {
+        // a node re-enters the election 200 ms after it gave the leadership up, and a follower publishes its term
+        // within a tick (100 ms) of taking it: wait a little before refusing
+        long deadline = System.nanoTime() + MEMBER_WAIT_NANOS;
+        while (!inElection(participants.call(), to) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(MEMBER_POLL_NANOS);
+        }
+        if (!inElection(participants.call(), to)) {
             throw new IllegalArgumentException("node " + to + " is not in the election of group " + group
                     + ": no live node of that id to hand over to");
         }
-        // a follower publishes its term within a tick (100 ms) of taking it: wait a few ticks before refusing
-        long memberDeadline = System.nanoTime() + MEMBER_WAIT_NANOS;
         byte[] data = view.fresh(GroupZnodes.member(group, to), new Stat());
         GroupZnodes.Member theirs = GroupZnodes.Member.decode(data);
-        while ((theirs == null || theirs.term() != serving) && System.nanoTime() - memberDeadline < 0) {
+        while ((theirs == null || theirs.term() != serving) && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(MEMBER_POLL_NANOS);
             data = view.fresh(GroupZnodes.member(group, to), new Stat());
             theirs = GroupZnodes.Member.decode(data);
@@ -119,15 +130,21 @@ final class Handovers {
      */
     private long settledEnd() {
         long deadline = System.nanoTime() + SETTLE_BOUND_NANOS;
-        long end = QueueTerms.status(dir).endIndex();
-        while (true) {
-            LockSupport.parkNanos(SETTLE_NANOS);
-            long again = QueueTerms.status(dir).endIndex();
-            if (again == end || System.nanoTime() - deadline > 0) {
-                return again;
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, QueueOptions.defaults().readOnly(true))) {
+            long end = queue.endIndex();
+            while (true) {
+                LockSupport.parkNanos(SETTLE_NANOS);
+                long again = queue.endIndex();
+                if (again == end || System.nanoTime() - deadline > 0) {
+                    return again;
+                }
+                end = again;
             }
-            end = again;
         }
+    }
+
+    private static boolean inElection(Collection<Participant> participants, String id) {
+        return participants.stream().anyMatch(p -> p.getId().equals(id));
     }
 
     /**
@@ -150,7 +167,7 @@ final class Handovers {
         if (groupTerm == GroupZnodes.MALFORMED || handover.term() != groupTerm + 1) {
             return null; // taken (the group's term reached it), or of another time
         }
-        if (participants.stream().noneMatch(p -> p.getId().equals(handover.to()))) {
+        if (!inElection(participants, handover.to())) {
             return null; // its node is not in the election: no one to wait for
         }
         long now = System.nanoTime();
@@ -163,9 +180,104 @@ final class Handovers {
         return handover;
     }
 
-    /** Stops respecting {@code handover} on this node: its node gave it up. */
-    void expire(GroupZnodes.Handover handover) {
-        firstSeen.put(handover, System.nanoTime() - boundNanos - 1);
+    /**
+     * {@link FailoverNode#handover}: runs the primary's steps on the node's thread ({@code steps}, which calls
+     * {@link #begin}), then waits until this node follows the node handed over to.
+     *
+     * @throws IllegalArgumentException as {@link #begin}
+     * @throws IllegalStateException    if the node is closed, not the primary, or failed
+     * @throws TimeoutException         as {@link #awaitFollowing}
+     * @throws InterruptedException     if interrupted
+     */
+    FailoverNode.State handOver(String to, Supplier<Future<GroupZnodes.Handover>> steps,
+                                Supplier<FailoverNode.State> state) throws TimeoutException, InterruptedException {
+        GroupZnodes.Handover handover;
+        try {
+            handover = steps.get().get();
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("node " + nodeId + " is closed", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IllegalArgumentException refused) {
+                throw new IllegalArgumentException(refused.getMessage(), refused);
+            }
+            throw new IllegalStateException("node " + nodeId + " failed to hand over to node " + to + ": "
+                    + e.getCause(), e.getCause());
+        }
+        return awaitFollowing(handover, state);
+    }
+
+    /**
+     * As the old primary after {@link #begin}: waits until this node follows {@code handover}'s node at its term or
+     * later, up to twice the bound.
+     *
+     * @return this node's state then
+     * @throws TimeoutException     if it does not within twice the bound
+     * @throws InterruptedException if interrupted
+     */
+    FailoverNode.State awaitFollowing(GroupZnodes.Handover handover, Supplier<FailoverNode.State> state)
+            throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + 2 * boundNanos;
+        while (true) {
+            FailoverNode.State now = state.get();
+            if (now.role() == FailoverNode.Role.FOLLOWER && handover.to().equals(now.leaderId())
+                    && now.term() >= handover.term()) {
+                return now;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("node " + handover.to() + " did not take over term " + handover.term()
+                        + " from node " + nodeId + " within " + Duration.ofNanos(2 * boundNanos) + " (" + now
+                        + "): the group elects a primary as usual; " + dir + " stays fenced, nothing is lost");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * What the elected node does about a handover: take over now (both null and 0), give the leadership up for
+     * {@code yieldReason}, or look again in {@code waitMillis}.
+     *
+     * @param yieldReason why it gives the leadership up, or null
+     * @param waitMillis  when to look again, or 0
+     */
+    record Decision(String yieldReason, long waitMillis) {
+        static final Decision TAKE_OVER = new Decision(null, 0);
+    }
+
+    /**
+     * {@return what the elected node does about a fresh handover} A handover to another node: it gives the leadership
+     * up, so that the election moves on to that node. A handover to this node: it keeps following until its directory
+     * holds the old primary's records, up to the bound, and then takes over; past the bound it gives the handover and
+     * the leadership up, and the group elects as usual. No fresh handover: it takes over as after any election.
+     *
+     * @param participants the election's participants, as the node's latch sees them
+     * @throws Exception if ZooKeeper cannot be asked
+     */
+    Decision decide(Collection<Participant> participants) throws Exception {
+        GroupZnodes.Handover handover = pending(participants);
+        if (handover == null) {
+            waitingSince = 0;
+            return Decision.TAKE_OVER;
+        }
+        if (!handover.to().equals(nodeId)) {
+            waitingSince = 0;
+            return new Decision("node " + handover.from() + " hands over to node " + handover.to() + " at term "
+                    + handover.term(), 0);
+        }
+        if (QueueTerms.status(dir).endIndex() >= handover.endIndex()) {
+            waitingSince = 0;
+            return Decision.TAKE_OVER;
+        }
+        long now = System.nanoTime();
+        if (waitingSince == 0) {
+            waitingSince = now;
+        }
+        if (now - waitingSince < boundNanos) {
+            return new Decision(null, RETRY_MILLIS);
+        }
+        waitingSince = 0;
+        firstSeen.put(handover, now - boundNanos - 1); // given up: no longer respected here
+        return new Decision("it did not receive the records of node " + handover.from() + " up to index "
+                + handover.endIndex() + " within " + Duration.ofNanos(boundNanos) + ": the handover is given up", 0);
     }
 
     /**
