@@ -65,16 +65,18 @@ final class Handovers {
 
     /**
      * As the primary of term {@code serving}, whose election znode is {@code ourPath}: checks that {@code to} is a
-     * node of the election ({@code participants}) that follows this term (waiting up to 0.5 s for it to be), fences the directory at {@code serving + 1} naming {@code to},
-     * waits for appends already past the fence check to settle, and records the handover in {@code <group>/handover}
-     * in a transaction that checks this node still holds the election.
+     * node of the election ({@code participants}) that follows this term (waiting up to 0.5 s for it to be), fences
+     * the directory at {@code serving + 1} naming {@code to}, waits for appends already past the fence check to
+     * settle, and records the handover in {@code <group>/handover} in a transaction that checks this node still holds
+     * the election.
      *
      * @return the handover recorded
      * @throws IllegalArgumentException if {@code to} is this node, not in the election, or not a follower of this
      *                                  term (nothing changed)
      * @throws IllegalStateException    if the group's terms are used up (nothing changed)
-     * @throws Exception                if ZooKeeper fails once the directory is fenced: the node then leaves the
-     *                                  leadership as after any failed takeover
+     * @throws Exception                if anything fails once the directory is fenced (ZooKeeper, reading the end):
+     *                                  the node then fences itself and leaves the leadership, as after a failed
+     *                                  takeover
      */
     GroupZnodes.Handover begin(String to, long serving, String ourPath, Callable<Collection<Participant>> participants)
             throws Exception {
@@ -108,19 +110,24 @@ final class Handovers {
                     + " would leave no term for another promotion");
         }
         QueueTerms.fence(dir, term, to);
-        long end = settledEnd();
-        GroupZnodes.Handover handover = new GroupZnodes.Handover(term, end, nodeId, to);
-        String path = GroupZnodes.handover(group);
-        Stat stat = new Stat();
-        boolean exists = view.fresh(path, stat) != null;
-        client.transaction().forOperations(
-                client.transactionOp().check().forPath(ourPath),
-                exists ? client.transactionOp().setData().withVersion(stat.getVersion()).forPath(path, handover.encode())
-                        : client.transactionOp().create().forPath(path, handover.encode()));
-        firstSeen.put(handover, System.nanoTime());
-        LOG.log(System.Logger.Level.INFO, "node " + nodeId + " hands over to node " + to + " at term " + term
-                + ": its queue " + dir + " is fenced with its end at index " + end);
-        return handover;
+        try {
+            long end = settledEnd();
+            GroupZnodes.Handover handover = new GroupZnodes.Handover(term, end, nodeId, to);
+            String path = GroupZnodes.handover(group);
+            Stat stat = new Stat();
+            boolean exists = view.fresh(path, stat) != null;
+            byte[] value = handover.encode();
+            client.transaction().forOperations(client.transactionOp().check().forPath(ourPath), exists
+                    ? client.transactionOp().setData().withVersion(stat.getVersion()).forPath(path, value)
+                    : client.transactionOp().create().forPath(path, value));
+            firstSeen.put(handover, System.nanoTime());
+            LOG.log(System.Logger.Level.INFO, "node " + nodeId + " hands over to node " + to + " at term " + term
+                    + ": its queue " + dir + " is fenced with its end at index " + end);
+            return handover;
+        } catch (RuntimeException e) { // fenced already: not a refusal that changed nothing
+            throw new Exception("node " + nodeId + " fenced " + dir + " for its handover to node " + to
+                    + " but could not record it: " + e, e);
+        }
     }
 
     /**
