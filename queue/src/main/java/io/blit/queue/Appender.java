@@ -14,6 +14,7 @@ import io.blit.queue.internal.segment.FileType;
 import io.blit.queue.internal.segment.MappedSegment;
 import io.blit.queue.internal.segment.Pretouch;
 import io.blit.queue.internal.sidecar.FenceFile;
+import io.blit.queue.internal.sidecar.HandedToNote;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
@@ -399,7 +400,8 @@ public final class Appender<T> implements AutoCloseable {
     }
 
     private QueueFencedException fenced(long known) {
-        return new QueueFencedException(queue.directory(), term, known);
+        return new QueueFencedException(queue.directory(), term, known,
+                HandedToNote.primaryOf(queue.directory(), known));
     }
 
     private void ensureOpen() {

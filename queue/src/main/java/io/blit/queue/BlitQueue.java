@@ -11,6 +11,7 @@ import io.blit.queue.internal.format.RecordHeader;
 import io.blit.queue.internal.record.AppendTiming;
 import io.blit.queue.internal.record.OpenCursors;
 import io.blit.queue.internal.sidecar.FenceFile;
+import io.blit.queue.internal.sidecar.HandedToNote;
 import io.blit.queue.internal.sidecar.QuarantineMarker;
 import io.blit.queue.internal.sidecar.ReplicaMarker;
 import io.blit.queue.internal.sidecar.TermHistoryFile;
@@ -173,7 +174,7 @@ public final class BlitQueue<T> implements AutoCloseable {
         MemorySegment fence = fence(term);
         long known = FenceFile.load(fence);
         if (known > term) { // before anything is written: continuing in own types may end a file
-            throw new QueueFencedException(dir, term, known);
+            throw new QueueFencedException(dir, term, known, HandedToNote.primaryOf(dir, known));
         }
         files.recordTerm(term);
         files.continueInOwnTypes();

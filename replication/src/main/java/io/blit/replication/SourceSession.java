@@ -36,7 +36,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class SourceSession implements Runnable {
     private static final System.Logger LOG = System.getLogger("io.blit.replication");
     private static final long HEARTBEAT_NANOS = 100_000_000L;
-    /** How often a session reads its queue's fence, to end when the queue enters another term. */
+    /**
+     * How often a session reads its queue's fence, to end when the queue enters another term; and how long it then
+     * goes on sending what its queue holds, at most, before it ends.
+     */
     private static final long FENCE_CHECK_NANOS = 500_000_000L;
 
     final Subscribe.Request request;
@@ -177,17 +180,23 @@ final class SourceSession implements Runnable {
         long lastSent = System.nanoTime();
         long fence = QueueTerms.fenceTerm(dir);
         long fenceChecked = lastSent;
+        long endBy = 0; // once the queue entered another term: when the session ends even if it has more to send
         while (running && connected) {
             int length = fill(stream);
             long now = System.nanoTime();
-            if (now - fenceChecked > FENCE_CHECK_NANOS) {
+            if (endBy == 0 && now - fenceChecked > FENCE_CHECK_NANOS) {
                 fenceChecked = now;
                 if (QueueTerms.fenceTerm(dir) != fence) {
-                    // promoted (a chain's link) or fenced: the replica subscribes again and learns the new terms
-                    LOG.log(System.Logger.Level.INFO, "the source queue " + dir + " entered another term; the session"
-                            + " of replica " + peer + " ends");
-                    return;
+                    endBy = now + FENCE_CHECK_NANOS;
                 }
+            }
+            // promoted (a chain's link) or fenced: the replica subscribes again and learns the new terms; first it
+            // gets what the queue holds (a handover's new primary waits for the old one's last records), for 0.5 s
+            if (endBy != 0 && (length <= Session.BODY_AT || now - endBy > 0)) {
+                LOG.log(System.Logger.Level.INFO, "the source queue " + dir + " entered another term; the session"
+                        + " of replica " + peer + " ends" + (length <= Session.BODY_AT ? ", all it holds sent"
+                        : " with records unsent"));
+                return;
             }
             if (length > Session.BODY_AT) {
                 sent = Math.max(sent, filledUpTo); // before the offer: the replica may acknowledge it before offer returns

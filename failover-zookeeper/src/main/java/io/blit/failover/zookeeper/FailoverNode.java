@@ -63,6 +63,8 @@ import org.apache.zookeeper.data.Stat;
  *       fence) and then promoted: a queue created in term 0 is served in term 2. Appenders opened before the
  *       promotion throw {@link io.blit.queue.QueueFencedException}; open new ones once {@link #state()} says
  *       {@link Role#PRIMARY}.</li>
+ *   <li><b>A planned handover loses nothing.</b> {@link #handover} stops the primary's appends, and the node it names
+ *       takes over once it holds every record: nothing is set aside when the old primary follows it.</li>
  *   <li><b>Closing a primary fences it</b>, before it leaves the election; so does its JVM's shutdown (SIGTERM),
  *       through a shutdown hook that {@link #close()} removes, unless {@link FailoverOptions#closeOnShutdown} is
  *       off.</li>
@@ -115,6 +117,7 @@ public final class FailoverNode implements AutoCloseable {
     private final MemberZnode member;
     private final Election election;
     private final ShutdownHook shutdownHook;
+    private final Handovers handovers;
     /** The term this node promotes to or serves; -1 while it is neither becoming nor being the primary. */
     private final AtomicLong claimedTerm = new AtomicLong(-1);
     private volatile boolean connected;
@@ -144,6 +147,7 @@ public final class FailoverNode implements AutoCloseable {
         this.election = new Election(client, group, nodeId, worker, () -> onWorker(this::takeOver),
                 () -> fenceIfServing("lost the leadership"), () -> closed);
         this.shutdownHook = new ShutdownHook(options.closeOnShutdown(), nodeId, this::closeOnShutdown);
+        this.handovers = new Handovers(client, view, group, nodeId, dir, options.sessionTimeout());
     }
 
     /**
@@ -176,7 +180,6 @@ public final class FailoverNode implements AutoCloseable {
         return node;
     }
 
-
     private void begin() {
         try {
             Files.createDirectories(dir);
@@ -203,6 +206,56 @@ public final class FailoverNode implements AutoCloseable {
     /** {@return the node's id in its group} */
     public String nodeId() {
         return nodeId;
+    }
+
+    /**
+     * Hands the primary's role over to node {@code toNodeId}, with no record lost or set aside (docs/failover.md,
+     * "Planned handover"): this node fences its directory at the next term naming {@code toNodeId} (every appender on
+     * it then throws a {@link io.blit.queue.QueueFencedException} whose {@code newPrimary()} is {@code toNodeId}),
+     * records its end index in the group and leaves the leadership; {@code toNodeId}, once it holds every record up to
+     * that index, takes over at that term; this node follows it. Call it from any thread but the node's.
+     *
+     * @param toNodeId the id of a node in the group's election that follows this primary's term
+     * @return this node's state afterwards: following {@code toNodeId} at the new term
+     * @throws IllegalStateException    if this node is not the primary, or the group's terms are used up: nothing
+     *                                  changed
+     * @throws IllegalArgumentException if {@code toNodeId} is this node, not in the election, or does not follow this
+     *                                  term: nothing changed
+     * @throws TimeoutException         if this node does not follow {@code toNodeId} within twice the session timeout
+     *                                  (that node did not take over: the group elects as usual; this node's directory
+     *                                  stays fenced and loses nothing)
+     * @throws InterruptedException     if interrupted while waiting
+     */
+    public State handover(String toNodeId) throws TimeoutException, InterruptedException {
+        Objects.requireNonNull(toNodeId, "toNodeId");
+        return handovers.handOver(toNodeId, () -> worker.submit(() -> handOver(toNodeId)), () -> state);
+    }
+
+    /**
+     * On the node's thread: the primary's steps of a handover to {@code to} ({@link Handovers#begin}), then it stops
+     * being the primary (its source serves on until it follows the new primary) and gives the leadership up.
+     */
+    private GroupZnodes.Handover handOver(String to) throws Exception {
+        long serving = claimedTerm.get();
+        String ourPath = election.latch().getOurPath();
+        if (closed || serving < 0 || state.role() != Role.PRIMARY || state.term() != serving || ourPath == null) {
+            throw new IllegalStateException("node " + nodeId + " is not the primary (" + state + "): only the primary"
+                    + " hands over");
+        }
+        GroupZnodes.Handover handover;
+        try {
+            handover = handovers.begin(to, serving, ourPath, () -> election.latch().getParticipants());
+        } catch (IllegalArgumentException | IllegalStateException refused) {
+            throw refused; // nothing changed
+        } catch (Exception e) {
+            fenceIfServing("failed to record its handover");
+            election.yieldLeadership("it failed to record its handover");
+            throw e;
+        }
+        claimedTerm.set(-1); // fenced at the handover's term already: nothing more to fence
+        state = new State(Role.FENCED, serving, null);
+        election.yieldLeadership("it hands over to node " + to);
+        return handover;
     }
 
     private void onConnectionState(ConnectionState newState) {
@@ -257,6 +310,16 @@ public final class FailoverNode implements AutoCloseable {
         }
         long term = -1;
         try {
+            Handovers.Decision handover = handovers.decide(held.getParticipants());
+            if (handover != Handovers.Decision.TAKE_OVER) { // a fresh handover: to another node, or records to wait for
+                if (handover.yieldReason() != null) {
+                    rankingSince = 0;
+                    election.yieldLeadership(handover.yieldReason());
+                } else {
+                    retryTakeOver(handover.waitMillis());
+                }
+                return;
+            }
             stopFollowing();
             QueueTerms.Status status = QueueTerms.status(dir);
             if (status.queueId() == null) {
@@ -280,7 +343,7 @@ public final class FailoverNode implements AutoCloseable {
                     rankingSince = now;
                 }
                 if (now - rankingSince < options.sessionTimeout().toNanos()) {
-                    retryTakeOver();
+                    retryTakeOver(RANK_RETRY_MILLIS);
                     return;
                 }
                 LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " takes over without the ranks of "
@@ -293,11 +356,7 @@ public final class FailoverNode implements AutoCloseable {
                 status = QueueTerms.status(dir);
             }
             Stat termStat = new Stat();
-            byte[] termData = client.getData().storingStatIn(termStat).forPath(GroupZnodes.term(group));
-            // above every term the nodes know of, the group's (if believed) and the leader's (if plausible)
-            long nodesKnow = Math.max(ranking.highestTerm(), status.fenceTerm());
-            long groupKnows = Math.max(view.believedGroupTerm(termData, nodesKnow), view.believedLeaderTerm(nodesKnow));
-            term = Math.max(groupKnows, nodesKnow) + 1;
+            term = view.nextTerm(Math.max(ranking.highestTerm(), status.fenceTerm()), termStat);
             if (term > GroupZnodes.MAX_GROUP_TERM) {
                 LOG.log(System.Logger.Level.ERROR, "node " + nodeId + " cannot take over: the next term " + term
                         + " would leave no term for another promotion (the highest is " + QueueTerms.MAX_TERM + ")");
@@ -339,8 +398,8 @@ public final class FailoverNode implements AutoCloseable {
         }
     }
 
-    /** Runs {@link #takeOver} again shortly, once: the elected node waits for a member znode. */
-    private void retryTakeOver() {
+    /** Runs {@link #takeOver} again in {@code millis}, once: the elected node waits for a member znode or records. */
+    private void retryTakeOver(long millis) {
         if (takeOverScheduled) {
             return;
         }
@@ -349,7 +408,7 @@ public final class FailoverNode implements AutoCloseable {
             worker.schedule(() -> {
                 takeOverScheduled = false;
                 takeOver();
-            }, RANK_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }, millis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             // the node closed meanwhile
         }
@@ -367,6 +426,12 @@ public final class FailoverNode implements AutoCloseable {
         if (serving >= 0) {
             try {
                 superviseAsPrimary(serving);
+                String to = state.role() == Role.PRIMARY ? handovers.takeRequest() : null;
+                if (to != null) {
+                    handOver(to); // an operator's request; a refusal is logged below
+                }
+            } catch (IllegalArgumentException | IllegalStateException refused) {
+                LOG.log(System.Logger.Level.WARNING, "node " + nodeId + " refuses a handover: " + refused.getMessage());
             } catch (Exception e) {
                 // ZooKeeper unreachable (the connection listener fences) or busy: the next tick tries again
                 LOG.log(System.Logger.Level.DEBUG, "node " + nodeId + " cannot check the group's znodes", e);

@@ -91,7 +91,8 @@ final class GroupAccess {
         }
         List<ACL> acl = options.acl();
         for (String path : new String[] {group, GroupZnodes.election(group), GroupZnodes.term(group),
-                GroupZnodes.leader(group), GroupZnodes.members(group)}) {
+                GroupZnodes.leader(group), GroupZnodes.members(group), GroupZnodes.handover(group),
+                GroupZnodes.handoverRequest(group)}) {
             Stat stat = client.checkExists().forPath(path);
             if (stat == null) {
                 continue;

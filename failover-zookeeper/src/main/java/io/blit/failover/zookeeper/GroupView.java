@@ -65,13 +65,14 @@ final class GroupView {
     }
 
     /**
-     * Starts the cache of the group; {@code onChange} runs, in the cache's thread, whenever the group's term, leader
-     * or election changes.
+     * Starts the cache of the group; {@code onChange} runs, in the cache's thread, whenever the group's term, leader,
+     * election or handover request changes.
      */
     void start(Runnable onChange) {
         groupCache.listenable().addListener((type, before, after) -> {
             String path = (after != null ? after : before).getPath();
             if (path.equals(GroupZnodes.leader(group)) || path.equals(GroupZnodes.term(group))
+                    || path.equals(GroupZnodes.handoverRequest(group))
                     || path.startsWith(GroupZnodes.election(group))) {
                 onChange.run();
             }
@@ -265,6 +266,20 @@ final class GroupView {
         } catch (KeeperException.NoNodeException gone) {
             return -1;
         }
+    }
+
+    /**
+     * {@return the term an elected node takes: above every term the nodes of the election know of
+     * ({@code nodesKnow}), the group's (if believed) and the leader's (if plausible); may exceed
+     * {@link GroupZnodes#MAX_GROUP_TERM}, which the caller refuses} Reads {@code <group>/term} fresh, its stat into
+     * {@code termStat} for the version check of the write that takes the term.
+     *
+     * @throws Exception if ZooKeeper cannot be asked
+     */
+    long nextTerm(long nodesKnow, Stat termStat) throws Exception {
+        byte[] termData = client.getData().storingStatIn(termStat).forPath(GroupZnodes.term(group));
+        long groupKnows = Math.max(believedGroupTerm(termData, nodesKnow), believedLeaderTerm(nodesKnow));
+        return Math.max(groupKnows, nodesKnow) + 1;
     }
 
     /**

@@ -18,6 +18,11 @@ import java.util.regex.Pattern;
  * /group/leader              persistent: the newest primary, "&lt;term&gt; &lt;endpoint&gt; &lt;nodeId&gt;"
  * /group/members/&lt;nodeId&gt;   ephemeral, one per live node: what its directory holds,
  *                            "&lt;term&gt; &lt;endIndex&gt;" ("-1 -1" for a directory without a queue id)
+ * /group/handover            persistent: the newest planned handover, "&lt;term&gt; &lt;endIndex&gt; &lt;from&gt; &lt;to&gt;":
+ *                            the primary {@code from} stopped its appends at {@code endIndex} for node {@code to}
+ *                            to take over at {@code term}
+ * /group/handover-request    persistent while asked: "&lt;nodeId&gt;", the node an operator asks the primary to hand
+ *                            over to ({@code blit failover handover}); the primary deletes it when it takes it
  * </pre>
  *
  * <p><b>Parsed strictly.</b> Every value must be exactly as a node writes it: decimal numbers without sign, leading
@@ -39,6 +44,9 @@ final class GroupZnodes {
     private static final Pattern MEMBER = Pattern.compile(NUMBER + " " + NUMBER);
     private static final Pattern LEADER = Pattern.compile(NUMBER + " ([^\\s:]{1,253}|\\[[0-9A-Fa-f:.]{2,45}\\]):"
             + "([1-9][0-9]{0,4}) ([A-Za-z0-9._-]{1,64})");
+    private static final Pattern HANDOVER = Pattern.compile(NUMBER + " " + NUMBER
+            + " ([A-Za-z0-9._-]{1,64}) ([A-Za-z0-9._-]{1,64})");
+    private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final String LATCH = "latch-";
 
     private GroupZnodes() {
@@ -54,6 +62,14 @@ final class GroupZnodes {
 
     static String leader(String group) {
         return group + "/leader";
+    }
+
+    static String handover(String group) {
+        return group + "/handover";
+    }
+
+    static String handoverRequest(String group) {
+        return group + "/handover-request";
     }
 
     static String members(String group) {
@@ -123,6 +139,36 @@ final class GroupZnodes {
             int byTerm = Long.compare(term, other.term);
             return byTerm != 0 ? byTerm : Long.compare(endIndex, other.endIndex);
         }
+    }
+
+    /**
+     * A planned handover: the primary {@code from} fenced its directory at {@code term} with its end at
+     * {@code endIndex}, for node {@code to} to take over at that term once it holds every record below it.
+     */
+    record Handover(long term, long endIndex, String from, String to) {
+        byte[] encode() {
+            return (term + " " + endIndex + " " + from + " " + to).getBytes(StandardCharsets.UTF_8);
+        }
+
+        /** {@return the handover in {@code data}, or null if it is absent, empty or malformed (see the class)} */
+        static Handover decode(byte[] data) {
+            Matcher matcher = HANDOVER.matcher(text(data));
+            if (!matcher.matches()) {
+                return null;
+            }
+            long term = number(matcher.group(1));
+            long end = number(matcher.group(2));
+            if (term < 1 || term > MAX_GROUP_TERM || end < 0 || matcher.group(3).equals(matcher.group(4))) {
+                return null;
+            }
+            return new Handover(term, end, matcher.group(3), matcher.group(4));
+        }
+    }
+
+    /** {@return the node id a handover request names, or null if {@code data} is absent, empty or not a node id} */
+    static String decodeRequest(byte[] data) {
+        String text = text(data);
+        return NODE_ID.matcher(text).matches() ? text : null;
     }
 
     /**

@@ -92,4 +92,20 @@ class GroupZnodesTest {
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
+
+    @Test
+    void aHandoverAndARequestAreParsedStrictly() {
+        GroupZnodes.Handover handover = new GroupZnodes.Handover(3, 731244, "node-a", "node-b");
+        assertEquals(handover, GroupZnodes.Handover.decode(handover.encode()));
+        for (String bad : new String[] {"", "3 731244 node-a", "03 731244 node-a node-b", "3  731244 node-a node-b",
+                "0 731244 node-a node-b", "3 731244 node-a node-a", "3 -1 node-a node-b", "4294967295 1 a b",
+                "3 731244 node-a node-b ", "3 99999999999999999999 node-a node-b", "3 7 node/a node-b"}) {
+            assertNull(GroupZnodes.Handover.decode(bad.getBytes(StandardCharsets.UTF_8)), bad);
+        }
+        assertEquals("node-b", GroupZnodes.decodeRequest("node-b".getBytes(StandardCharsets.UTF_8)));
+        for (String bad : new String[] {"", " node-b", "node-b\n", "node b", "x".repeat(65)}) {
+            assertNull(GroupZnodes.decodeRequest(bad.getBytes(StandardCharsets.UTF_8)), bad);
+        }
+        assertNull(GroupZnodes.decodeRequest(null));
+    }
 }

@@ -7,6 +7,7 @@ import io.blit.queue.TermHistory;
 import io.blit.queue.internal.format.SegmentFormat;
 import io.blit.queue.internal.segment.SegmentFiles;
 import io.blit.queue.internal.sidecar.FenceFile;
+import io.blit.queue.internal.sidecar.HandedToNote;
 import io.blit.queue.internal.sidecar.QuarantineMarker;
 import io.blit.queue.internal.sidecar.ReplicaMarker;
 import io.blit.queue.internal.sidecar.TermHistoryFile;
@@ -130,6 +131,32 @@ public final class QueueTerms {
             }
             return raised;
         }
+    }
+
+    /**
+     * Fences the queue in {@code dir} at {@code term}, as {@link #fence(Path, long)}, for a planned handover to the
+     * copy {@code newPrimary}: first records that {@code newPrimary} is the primary of {@code term} (the file
+     * {@code handed-to}, docs/format.md), then raises the fence, so that every appender refused from then on throws a
+     * {@link QueueFencedException} whose {@link QueueFencedException#newPrimary()} names it. A later fence at another
+     * term does not name it.
+     *
+     * @param term       the term the new primary takes, 0 to {@link #MAX_TERM}
+     * @param newPrimary the new primary's name (a node id, a host name): 1 to 200 printable ASCII characters
+     * @return whether this call raised the fence
+     * @throws IllegalArgumentException if {@code term} or {@code newPrimary} is out of range, or {@code dir} is not a
+     *                                  directory: nothing is changed
+     * @throws io.blit.queue.QueueCorruptedException if the fence or the term history is invalid
+     * @throws UncheckedIOException if the note or the fence cannot be written
+     */
+    public static boolean fence(Path dir, long term, String newPrimary) {
+        requireTerm(term);
+        requireDirectory(dir);
+        if (!HandedToNote.validName(newPrimary)) {
+            throw new IllegalArgumentException("a new primary's name is 1 to 200 printable ASCII characters, not '"
+                    + newPrimary + "'");
+        }
+        HandedToNote.write(dir, term, newPrimary, QueueIdentity.ownerOnly(dir));
+        return fence(dir, term);
     }
 
     /**

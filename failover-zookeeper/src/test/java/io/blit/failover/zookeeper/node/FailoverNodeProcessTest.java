@@ -1,14 +1,18 @@
 package io.blit.failover.zookeeper.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.Appender;
 import io.blit.queue.BlitQueue;
+import io.blit.queue.QueueFencedException;
 import io.blit.queue.replica.QueueTerms;
 import io.blit.replication.SecretFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code failover node} as an operator runs it: three node processes of one group on a ZooKeeper server, each printing
  * its role changes. The primary killed with SIGKILL: another node is primary within the session timeout and a bound
  * for elections and JVMs on a loaded machine. That one stopped with SIGTERM: it prints {@code fenced} (its directory
- * is fenced) and {@code left the group}, and the third node is primary.
+ * is fenced) and {@code left the group}, and the third node is primary. And {@code failover handover}: the primary
+ * hands over to the node named, which takes the next term where the old primary's appends stopped; nothing is set
+ * aside.
  */
 class FailoverNodeProcessTest {
     private static final long SESSION_MILLIS = 2_000;
@@ -81,6 +87,64 @@ class FailoverNodeProcessTest {
             rest.remove(second);
             NodeProcesses.Node third = awaitOnePrimary(rest, secondTerm);
             assertTrue(QueueTerms.status(root.resolve(third.id())).endIndex() >= 100, "the seed's records are kept");
+        }
+    }
+
+    @Test
+    void failoverHandoverMovesThePrimaryToTheNamedNodeWithNothingQuarantined() throws Exception {
+        try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true);
+             NodeProcesses processes = new NodeProcesses()) {
+            Path secret = root.resolve("secret");
+            SecretFile.create(secret);
+            seed(root.resolve("a"), 100);
+            List<NodeProcesses.Node> nodes = new ArrayList<>();
+            for (String id : List.of("a", "b", "c")) {
+                nodes.add(processes.start(id, config(id, zookeeper.getConnectString(), secret)));
+            }
+            NodeProcesses.Node first = awaitOnePrimary(nodes, -1);
+            assertEquals("a", first.id(), "the seed's node is elected");
+            long firstTerm = term(first);
+            long newTerm;
+            try (BlitQueue<Void> queue = BlitQueue.openRaw(root.resolve("a")); Appender<Void> appender = queue.appender();
+                 Arena arena = Arena.ofConfined()) {
+                MemorySegment payload = arena.allocate(8);
+                for (int n = 100; n < 200; n++) {
+                    assertEquals(n, appender.append(payload));
+                }
+                for (NodeProcesses.Node node : nodes) {
+                    Path dir = root.resolve(node.id());
+                    NodeProcesses.await(() -> Files.isDirectory(dir) && QueueTerms.status(dir).endIndex() >= 200,
+                            BOUND_MILLIS, () -> node.id() + " holds 200 records:\n" + node.text());
+                }
+                Process handover = new ProcessBuilder(NodeProcesses.command("handover", "--config",
+                        root.resolve("a.properties").toString(), "--to", "node-b"))
+                        .redirectError(root.resolve("handover.err").toFile()).start();
+                String printed = new String(handover.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(handover.waitFor(BOUND_MILLIS, TimeUnit.MILLISECONDS));
+                assertEquals(0, handover.exitValue(), printed + Files.readString(root.resolve("handover.err")));
+                Matcher line = Pattern.compile("handed over to node-b at term ([0-9]+) in ([0-9]+) ms\n").matcher(printed);
+                assertTrue(line.matches(), printed);
+                System.out.println("blit failover handover printed: " + printed.strip());
+
+                NodeProcesses.Node second = awaitOnePrimary(nodes, firstTerm);
+                assertEquals("b", second.id());
+                newTerm = term(second);
+                assertEquals(Long.parseLong(line.group(1)), newTerm);
+                QueueFencedException refused = assertThrows(QueueFencedException.class, () -> appender.append(payload));
+                assertEquals("node-b", refused.newPrimary(), refused.getMessage());
+            }
+            assertEquals(200, QueueTerms.status(root.resolve("b")).termStart(), "b's term begins where a stopped");
+            for (String id : List.of("a", "c")) {
+                assertEquals(QueueTerms.Role.REPLICA, QueueTerms.status(root.resolve(id)).role());
+                assertFalse(Files.exists(root.resolve(id).resolve("quarantine")), id + " set nothing aside");
+            }
+            List<String> lines = first.lines();
+            synchronized (lines) {
+                int primaryAt = lines.lastIndexOf("primary term " + firstTerm);
+                assertTrue(primaryAt >= 0, first.text());
+                assertEquals(List.of("fenced", "following node-b at term " + newTerm),
+                        lines.subList(primaryAt + 1, lines.size()), first.text());
+            }
         }
     }
 
