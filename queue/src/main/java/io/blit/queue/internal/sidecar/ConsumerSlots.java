@@ -268,6 +268,9 @@ public final class ConsumerSlots {
         int orphan = -1;
         int firstFree = slots;
         int otherRemoved = -1;
+        long ownWord = 0;
+        long orphanWord = 0;
+        long otherWord = 0;
         int reusable = 0;
         for (int k = 0; k < slots; k++) {
             long w = state(k);
@@ -278,7 +281,10 @@ public final class ConsumerSlots {
             }
             if (w >>> STATE_SHIFT == CLAIMING) {
                 if (!isAlive(w & ~(3L << STATE_SHIFT))) {
-                    orphan = orphan < 0 ? k : orphan;
+                    if (orphan < 0) {
+                        orphan = k;
+                        orphanWord = w;
+                    }
                     reusable++;
                     continue;
                 }
@@ -294,10 +300,16 @@ public final class ConsumerSlots {
             if (w >>> STATE_SHIFT == REMOVED) {
                 long holder = holder(k);
                 if (w == removed && nameEquals(k, name)) {
-                    own = own < 0 ? k : own;
+                    if (own < 0) {
+                        own = k;
+                        ownWord = w;
+                    }
                     reusable++;
                 } else if (holder == 0 || !isAlive(holder)) {
-                    otherRemoved = otherRemoved < 0 ? k : otherRemoved;
+                    if (otherRemoved < 0) {
+                        otherRemoved = k;
+                        otherWord = w;
+                    }
                     reusable++;
                 }
             }
@@ -306,7 +318,7 @@ public final class ConsumerSlots {
         if (k < 0 || reusable <= reserve) {
             return -1;
         }
-        long w = state(k);
+        long w = k == own ? ownWord : k == orphan ? orphanWord : k == firstFree ? FREE : otherWord; // as judged
         boolean reuse = k == otherRemoved && k != own;
         if (reuse && !ConsumerFile.hasIncompatible(segment, ConsumerFile.SLOT_REUSE)) {
             ConsumerFile.setIncompatible(segment, ConsumerFile.SLOT_REUSE); // before any build without it sees reuse
