@@ -307,10 +307,9 @@ public final class WriterRegistry {
 
     /**
      * Takes the directory's consumer creation lock: this JVM's lock of the directory, then an exclusive POSIX lock of
-     * byte {@value #CONSUMER_CREATION_LOCK} of the file through its one channel (so no other descriptor of this JVM
-     * can drop it), retried without blocking (a creator holds it for microseconds) for at most
-     * {@value #CREATION_WAIT_SECONDS} s in all. Reentrant in one thread only as far as the JVM lock goes: do not
-     * nest it. Requires this process's {@link #lease} (the channel is writable then).
+     * byte {@value #CONSUMER_CREATION_LOCK} of the file through its one channel (no other descriptor of this JVM can
+     * drop it), retried without blocking for at most {@value #CREATION_WAIT_SECONDS} s in all. Not to be nested.
+     * Requires this process's {@link #lease} (the channel is writable then).
      *
      * @return the lock, to close in the thread that took it
      * @throws IllegalStateException naming the holder (another thread of this JVM, or the pid the kernel reports) if
@@ -350,22 +349,22 @@ public final class WriterRegistry {
             creation.unlock();
             throw e;
         }
-        return () -> {
-            try {
-                synchronized (this) {
-                    if (creationLock != null) {
-                        creationLock.release();
-                    }
+        return this::releaseCreationLock;
+    }
+
+    private void releaseCreationLock() {
+        try {
+            synchronized (this) {
+                if (creationLock != null) {
+                    creationLock.release();
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot release the consumer creation lock of " + file, e);
-            } finally {
-                synchronized (this) {
-                    creationLock = null;
-                }
-                creation.unlock();
+                creationLock = null;
             }
-        };
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot release the consumer creation lock of " + file, e);
+        } finally {
+            creation.unlock();
+        }
     }
 
     /** One non-blocking try of the creation byte's exclusive lock, under the JVM lock. */
