@@ -255,6 +255,11 @@ public final class ConsumerSlots {
     }
 
     private static final int RESCAN = -2;
+    /**
+     * How many times a READY name that does not match its unchanged word is read again before it is reported corrupt:
+     * a slot removed and reused twice, back to the same name, while it was read would look so once.
+     */
+    private static final int NAME_REREADS = 3;
 
     /**
      * One scan of the used prefix and one claim, under the creation lock: only a creator of a build without the lock
@@ -330,7 +335,7 @@ public final class ConsumerSlots {
         if (holder != 0 && !isAlive(holder)) {
             WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), holder, 0L); // a dead holder of the old name
         }
-        publish(k, name, initialCommitted, ready);
+        publish(k, name, initialCommitted, ready, w);
         return k;
     }
 
@@ -355,7 +360,7 @@ public final class ConsumerSlots {
     }
 
     /** Writes a claimed slot's content, then publishes it READY; gives the slot back on failure. */
-    private void publish(int k, byte[] name, long initialCommitted, long ready) {
+    private void publish(int k, byte[] name, long initialCommitted, long ready, long before) {
         try {
             MemorySegment.copy(new byte[MAX_NAME_LENGTH], 0, segment, ValueLayout.JAVA_BYTE, offset(k, NAME_OFFSET),
                     MAX_NAME_LENGTH);
@@ -364,7 +369,9 @@ public final class ConsumerSlots {
             WORD.setOpaque(segment, offset(k, COMMITTED_OFFSET), initialCommitted);
             WORD.setRelease(segment, offset(k, STATE_OFFSET), ready);
         } catch (RuntimeException | Error e) {
-            WORD.setRelease(segment, offset(k, STATE_OFFSET), FREE); // nobody passes a CLAIMING slot of a live claimer
+            // a FREE slot goes back to FREE (nobody passes a CLAIMING slot of a live claimer, so none is beyond it);
+            // any other stays used, CLAIMING by writer 0, never alive: the next creator takes it over
+            WORD.setRelease(segment, offset(k, STATE_OFFSET), before == FREE ? FREE : CLAIMING << STATE_SHIFT);
             throw e;
         }
     }
@@ -491,14 +498,16 @@ public final class ConsumerSlots {
      * is checked against its length and CRC only when the word is unchanged after it was read.
      */
     private Entry readyEntry(int k, long w) {
+        int mismatches = 0;
         while (true) {
             String name;
             try {
                 name = checkedName(k, w);
             } catch (RuntimeException e) {
+                VarHandle.acquireFence(); // the name's loads come before the word's check below
                 long again = state(k);
-                if (again == w) {
-                    throw e;
+                if (again == w && ++mismatches > NAME_REREADS) {
+                    throw e; // not a rewrite in flight (which would have changed the word, or ended by now)
                 }
                 if (again >>> STATE_SHIFT != READY) {
                     return null;

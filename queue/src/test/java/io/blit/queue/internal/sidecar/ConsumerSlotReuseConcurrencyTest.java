@@ -1,6 +1,7 @@
 package io.blit.queue.internal.sidecar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.blit.queue.internal.writer.WriterRegistry;
@@ -111,6 +112,47 @@ class ConsumerSlotReuseConcurrencyTest {
         } finally {
             pool.shutdownNow();
             children.forEach(Process::destroyForcibly);
+        }
+    }
+    /**
+     * A creator that stopped while holding the creation lock (played by a process that holds its byte) keeps other
+     * creators out for 10 s at most: then they fail naming its pid. Names that exist are still found, without the
+     * lock.
+     */
+    @Test
+    void aCreationLockHeldTooLongIsRefusedNamingItsHolderAndExistingNamesAreStillFound() throws Exception {
+        WriterRegistry writers = WriterRegistry.acquire(dir);
+        try (Arena arena = Arena.ofConfined()) {
+            ConsumerSlots slots = ConsumerFile.mapOrCreate(dir, false, arena, writers);
+            long me = writers.lease(false);
+            assertEquals(0, slots.findOrCreate("existing".getBytes(StandardCharsets.US_ASCII), -1, me));
+            Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), CreationLockHolder.class.getName(), dir.toString())
+                    .redirectErrorStream(true).start();
+            try {
+                BufferedReader output = new BufferedReader(new InputStreamReader(holder.getInputStream(),
+                        StandardCharsets.UTF_8));
+                assertEquals("locked", output.readLine());
+                assertEquals(0, slots.findOrCreate("existing".getBytes(StandardCharsets.US_ASCII), -1, me),
+                        "an existing name takes no lock");
+                long start = System.nanoTime();
+                IllegalStateException refused = assertThrows(IllegalStateException.class,
+                        () -> slots.findOrCreate("new".getBytes(StandardCharsets.US_ASCII), -1, me));
+                long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(waitedMillis >= 9_000 && waitedMillis < 60_000, "waited " + waitedMillis + " ms");
+                assertTrue(refused.getMessage().contains("byte 40 of " + dir.resolve(WriterRegistry.NAME))
+                        && refused.getMessage().contains("pid " + holder.pid()), refused.getMessage());
+                assertEquals(-1, slots.find("new".getBytes(StandardCharsets.US_ASCII)), "nothing was created");
+                holder.getOutputStream().write('\n');
+                holder.getOutputStream().flush();
+                assertTrue(holder.waitFor(60, TimeUnit.SECONDS));
+                assertEquals(1, slots.findOrCreate("new".getBytes(StandardCharsets.US_ASCII), -1, me),
+                        "the lock is free again");
+            } finally {
+                holder.destroyForcibly();
+            }
+        } finally {
+            writers.release();
         }
     }
 }
