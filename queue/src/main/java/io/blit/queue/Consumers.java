@@ -72,7 +72,9 @@ final class Consumers {
             }
             slots.upgrade();
             long me = queue.files().writerId();
-            slots.claim(slot, name, me);
+            if (!slots.claim(slot, name, me)) {
+                return false; // removed meanwhile
+            }
             try {
                 return slots.markRemoved(slot, bytes);
             } finally {

@@ -40,9 +40,11 @@ record NamedTailerClaim<T>(Arena arena, ConsumerSlots slots, int slot, Tailer<T>
                     fresh = start(queue, options);
                     slot = slots.findOrCreate(bytes, fresh.index() - 1, me);
                 }
-                slots.claim(slot, name, me);
-                if (!slots.isReady(slot, bytes)) { // removed meanwhile: create it again
-                    slots.release(slot, me);
+                boolean claimed = slots.claim(slot, name, me);
+                if (!claimed || !slots.isReady(slot, bytes)) { // removed (perhaps reused) meanwhile: create it again
+                    if (claimed) {
+                        slots.release(slot, me);
+                    }
                     if (fresh != null) {
                         fresh.close();
                     }

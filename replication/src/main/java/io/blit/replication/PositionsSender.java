@@ -3,6 +3,8 @@ package io.blit.replication;
 import io.blit.queue.replica.SourcePositions;
 import io.blit.replication.wire.Positions;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -12,10 +14,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * whose state or committed index differs from what this session last sent of it (every one, the first time), in
  * {@link Positions} messages of up to {@value Positions#MAX_ENTRIES} entries. A position beyond what the session has
  * sent of the records waits for a later round, so a replica gets a position only after the records it covers. A
- * removed consumer is sent once as removed.
+ * removed consumer is sent once as removed. A slot given to another name since its name was sent READY (slots are
+ * reused, docs/format.md "The positions file") sends that name as removed first, so the replica's slots follow the
+ * source's removals even when a removal and the reuse fall between two rounds. A slot whose state word changed while
+ * it was read (its name perhaps half rewritten) is sent at a later round.
  *
  * <p>Nothing is allocated per round once the positions file is mapped: the slots are read out of the mapping, names
- * copied into the message with one bulk copy, and what was sent kept in two arrays of the file's slot count, made
+ * copied into the message with one bulk copy, and what was sent kept in three arrays of the file's slot count, made
  * once. While the queue has no positions file, it is looked for at most every {@value #ABSENT_LOOK_MILLIS} ms.
  *
  * <p>Not thread-safe: belongs to its session's thread.
@@ -28,12 +33,16 @@ final class PositionsSender implements AutoCloseable {
     static final long ABSENT_LOOK_MILLIS = 1_000;
     /** A state word no slot has (a name is at most 32 bytes): nothing sent yet. */
     private static final long NOTHING_SENT = -1;
+    /** The state bits of a state word; the rest are the name's length and CRC32C. */
+    private static final long KIND_BITS = 3L << 62;
 
     private final Path dir;
     private final SourcePositions positions;
     /** Per slot, the state word and committed index last sent; null until the file is mapped. */
     private long[] sentState;
     private long[] sentCommitted;
+    /** Per slot, the name last sent READY ({@value Positions#NAME_BYTES} bytes each, zero-padded). */
+    private byte[] sentNames;
     private long lastRound;
     private long lastLook;
     private boolean started;
@@ -77,6 +86,7 @@ final class PositionsSender implements AutoCloseable {
         sentState = new long[positions.slotCount()];
         sentCommitted = new long[positions.slotCount()];
         Arrays.fill(sentState, NOTHING_SENT);
+        sentNames = new byte[positions.slotCount() * Positions.NAME_BYTES];
         return true;
     }
 
@@ -101,6 +111,18 @@ final class PositionsSender implements AutoCloseable {
             if (kind == SourcePositions.CREATING) {
                 continue;
             }
+            long sent = sentState[k];
+            if (sent != NOTHING_SENT && SourcePositions.kind(sent) == SourcePositions.READY
+                    && (sent & ~KIND_BITS) != (state & ~KIND_BITS)) { // reused since: its old name goes first
+                int length = SourcePositions.nameLength(sent);
+                Positions.putEntry(buffer, count, sentCommitted[k], 0, Positions.REMOVED, length);
+                buffer.putBytes(Positions.entryAt(count) + Positions.NAME_AT, sentNames,
+                        k * Positions.NAME_BYTES, Positions.NAME_BYTES);
+                sentState[k] = (long) SourcePositions.REMOVED << 62 | sent & ~KIND_BITS;
+                if (++count == Positions.MAX_ENTRIES) {
+                    break;
+                }
+            }
             long committed = positions.committed(k);
             boolean removed = kind == SourcePositions.REMOVED;
             if (state == sentState[k] && (removed || committed == sentCommitted[k])) {
@@ -118,6 +140,12 @@ final class PositionsSender implements AutoCloseable {
             int nameAt = Positions.entryAt(count) + Positions.NAME_AT;
             positions.copyName(k, segment, nameAt);
             buffer.setMemory(nameAt + nameLength, Positions.NAME_BYTES - nameLength, (byte) 0);
+            VarHandle.acquireFence(); // the name and index read above come before the word's check below
+            if (positions.stateWord(k) != state) {
+                continue; // changed while read (reused: the name may be torn): a later round sends it
+            }
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, nameAt, sentNames, k * Positions.NAME_BYTES,
+                    Positions.NAME_BYTES);
             sentState[k] = state;
             sentCommitted[k] = committed;
             count++;

@@ -174,7 +174,8 @@ class HostileAcceptTest {
     /**
      * A source that sends 1,024 names (16 POSITIONS of 64) fills the replica's positions file only up to the slots kept
      * for the replica's own consumers: the last {@link io.blit.queue.replica.ReplicaPositions#RESERVED_SLOTS} stay
-     * free, and a consumer opened on the replica gets one.
+     * free, and a consumer opened on the replica gets one. Names the source removes free their slots for its next
+     * names, and the reserve still holds.
      */
     @Test
     void aSourceSendingMoreNamesThanSlotsLeavesTheLastSlotsToTheReplicasOwnConsumers() throws Exception {
@@ -205,6 +206,40 @@ class HostileAcceptTest {
             own.commit(); // a slot of its own
         }
         assertEquals(1023 - reserved + 1, ConsumerPositionsTest.positionsOf(replicaDir).size());
+
+        // the source removes 128 names and sends 128 new ones: 63 take the FREE slots left beside the replica's own
+        // consumer, 64 reuse removed slots, and the last stays out: 64 removed slots stay reusable, the reserve
+        for (int first = 0; first < 128; first += Positions.MAX_ENTRIES) {
+            sendNames(first, Positions.REMOVED, "stream-");
+        }
+        for (int first = 0; first < 128; first += Positions.MAX_ENTRIES) {
+            sendNames(first, Positions.NAMED, "again-");
+        }
+        stored = ConsumerPositionsTest.awaitPositions(replicaDir, p -> p.containsKey("again-126"));
+        Thread.sleep(300); // any name beyond would be stored by now
+        stored = ConsumerPositionsTest.awaitPositions(replicaDir, p -> true);
+        assertEquals(1023 - reserved, stored.size(), "831 names of the stream, 127 new ones and the replica's own");
+        assertTrue(stored.containsKey("own"));
+        assertFalse(stored.containsKey("again-127"), "the reserve holds: " + reserved + " slots stay reusable");
+        assertFalse(stored.containsKey("stream-0"));
+        byte[] header = java.nio.file.Files.readAllBytes(replicaDir.resolve("consumers.blitc"));
+        assertEquals(1, header[48] & 1, "removed slots were reused: incompatible feature bit 0 of the file");
+        assertTrue(replica.running());
+        assertNull(replica.failure());
+    }
+
+    /** Sends one POSITIONS message of {@value Positions#MAX_ENTRIES} names {@code prefix + (first + i)} in {@code state}. */
+    private void sendNames(int first, int state, String prefix) {
+        fake.sendSealed((b, sequence) -> {
+            int length = Positions.head(b, sequence, Positions.MAX_ENTRIES);
+            for (int i = 0; i < Positions.MAX_ENTRIES; i++) {
+                byte[] name = (prefix + (first + i)).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                Positions.putEntry(b, i, 5, 1_795_000_000_000L, state, name.length);
+                b.setMemory(Positions.entryAt(i) + Positions.NAME_AT, Positions.NAME_BYTES, (byte) 0);
+                b.putBytes(Positions.entryAt(i) + Positions.NAME_AT, name);
+            }
+            return length;
+        });
     }
 
     /** One session: the accept of {@code start} and {@code terms} must end it, and nothing else. */

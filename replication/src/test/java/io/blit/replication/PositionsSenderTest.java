@@ -91,6 +91,37 @@ class PositionsSenderTest {
         }
     }
 
+    /**
+     * A slot whose name was sent and that was removed and given to another name between two rounds (the file had no
+     * FREE slot left) sends the old name as removed, then the new name: the replica follows the removal.
+     */
+    @Test
+    void aSlotReusedBetweenRoundsSendsItsOldNameAsRemovedFirst() {
+        try (BlitQueue<Tick> queue = BlitQueue.open(dir, Tick.class, ReplicationTest.SMALL);
+             Appender<Tick> appender = queue.appender()) {
+            Tick tick = new Tick();
+            for (long n = 0; n < 100; n++) {
+                appender.append(tick.fillFor(n));
+            }
+            for (int i = 0; i < 1023; i++) {
+                queue.tailer("c" + i).close(); // committed -1: the start of the queue, minus 1
+            }
+            try (PositionsSender sender = new PositionsSender(dir)) {
+                assertTrue(sender.startRound(now));
+                assertEquals(1023, round(sender, 100).stream().mapToInt(List::size).sum());
+                assertTrue(queue.removeConsumer("c5"));
+                try (NamedTailer<Tick> fresh = queue.tailer("fresh")) {
+                    fresh.seek(10);
+                    fresh.commit();
+                }
+                assertTrue(sender.startRound(now += ROUND));
+                assertEquals(List.of(List.of("2 c5 -1", "1 fresh 9")), round(sender, 100));
+                sender.startRound(now += ROUND);
+                assertEquals(List.of(), round(sender, 100), "each sent once");
+            }
+        }
+    }
+
     @Test
     void aRoundAllocatesNothingOnceTheFileIsMapped() {
         try (BlitQueue<Tick> queue = BlitQueue.open(dir, Tick.class, ReplicationTest.SMALL);

@@ -21,10 +21,12 @@ import java.nio.file.Path;
  *       may move it backwards (a rejoined old primary takes the new primary's positions), whoever holds it on the
  *       replica: the holder word is left as it is, and a replica's own consumer of the same name sees its commits
  *       overwritten. A name the source never sent is left alone.</li>
- *   <li><b>Bounded.</b> Replication creates a slot for a name the replica does not have only while more than
- *       {@link #RESERVED_SLOTS} slots are free: whatever its source sends, the last 64 stay for the replica's own
- *       consumers and, after a promotion, the new primary's. A name the replica has (READY, or REMOVED and revived)
- *       needs no new slot.</li>
+ *   <li><b>Bounded and reclaimed.</b> Replication makes a slot READY for a name the replica does not have READY
+ *       only while more than {@link #RESERVED_SLOTS} slots are free or reusable (FREE, or REMOVED and held by no live
+ *       process): whatever its source sends, the last 64 stay for the replica's own consumers and, after a
+ *       promotion, the new primary's. A name the source removes is marked REMOVED here ({@link #remove}), and its
+ *       slot is reused for a later name (docs/format.md, "The positions file"), so a source that creates and removes
+ *       names without end never fills the file.</li>
  *   <li><b>Ordering.</b> A position is stored as a commit is (an opaque store of the time, then a release store of the
  *       index; a new name's slot is published READY with its index), so a reader of the replica's file sees it as it
  *       sees a local commit.</li>
@@ -75,9 +77,9 @@ public final class ReplicaPositions implements AutoCloseable {
      * @param next             the replica's next index: it holds every index below it (-1 or 0: none)
      * @return the index stored
      * @throws IllegalArgumentException      if {@code name} is not a consumer name or {@code committed} is below -1
-     * @throws IllegalStateException         if the name is new (the replica has no slot of it, READY or REMOVED) and
-     *                                       no more than {@link #RESERVED_SLOTS} slots of the file are free, or
-     *                                       every slot is used by other names, or closed: nothing is stored
+     * @throws IllegalStateException         if the name is not READY on the replica and no more than
+     *                                       {@link #RESERVED_SLOTS} slots of the file are free or reusable, or closed:
+     *                                       nothing is stored
      * @throws io.blit.queue.QueueCorruptedException if the replica's positions file is invalid
      * @throws java.io.UncheckedIOException  if it cannot be created or mapped
      */
@@ -91,13 +93,13 @@ public final class ReplicaPositions implements AutoCloseable {
         ConsumerSlots mapped = slots(true);
         int slot = mapped.find(bytes);
         if (slot < 0) {
-            if (mapped.findAny(bytes) < 0 && mapped.usedSlots() >= mapped.slotCount() - RESERVED_SLOTS) {
+            slot = mapped.findOrCreate(bytes, stored, writers.lease(privateFiles), RESERVED_SLOTS);
+            if (slot < 0) {
                 throw new IllegalStateException("replica " + dir + " does not create consumer " + name + ": its"
-                        + " positions file " + mapped.file() + " has " + (mapped.slotCount() - mapped.usedSlots())
-                        + " free slots, and the last " + RESERVED_SLOTS + " are kept for consumers opened on the"
+                        + " positions file " + mapped.file() + " has " + mapped.reusableSlots() + " slots free or"
+                        + " reusable, and the last " + RESERVED_SLOTS + " are kept for consumers opened on the"
                         + " replica (remove consumers no longer used on the primary)");
             }
-            slot = mapped.findOrCreate(bytes, stored, writers.lease(privateFiles));
         }
         if (mapped.committed(slot) != stored || mapped.lastCommitMillis(slot) != lastCommitMillis) {
             mapped.commit(slot, stored, lastCommitMillis);

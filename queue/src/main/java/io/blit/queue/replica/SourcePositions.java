@@ -28,7 +28,7 @@ public final class SourcePositions implements AutoCloseable {
     public static final int CREATING = 1;
     /** {@link #kind}: a named consumer. */
     public static final int READY = 2;
-    /** {@link #kind}: a removed consumer; the slot keeps its name. */
+    /** {@link #kind}: a removed consumer; the slot keeps its name until it is reused for another. */
     public static final int REMOVED = 3;
     /** The most bytes of a name, the length {@link #copyName} copies. */
     public static final int NAME_BYTES = ConsumerFormat.MAX_NAME_LENGTH;
@@ -115,7 +115,9 @@ public final class SourcePositions implements AutoCloseable {
 
     /**
      * Copies slot {@code k}'s {@value #NAME_BYTES} name bytes (the name, zero-padded, as stored) to {@code into} at
-     * {@code offset}. Nothing is allocated.
+     * {@code offset}. Nothing is allocated. A REMOVED slot may be given to another name while it is copied (slots are
+     * reused, docs/format.md "The positions file"): load {@link #stateWord} again after the copy (after an acquire
+     * fence) and drop the copy if the word changed.
      *
      * @throws IndexOutOfBoundsException if {@code into} has no room for them at {@code offset}
      */

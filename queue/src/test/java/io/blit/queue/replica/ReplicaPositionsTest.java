@@ -105,6 +105,38 @@ class ReplicaPositionsTest {
         }
     }
 
+    /**
+     * A source that creates and removes names without end: the replica's slots follow its removals and are reused, so
+     * 3,000 distinct names go through a file of 1023 slots; the last {@link ReplicaPositions#RESERVED_SLOTS} still
+     * stay for the replica's own consumers.
+     */
+    @Test
+    void aSourceThatCreatesAndRemovesNamesForeverNeverFillsTheFileAndTheReserveHolds() {
+        appendRaw(10);
+        try (ReplicaPositions positions = ReplicaPositions.open(dir, false)) {
+            for (int i = 0; i < 3000; i++) {
+                assertEquals(5, positions.follow("gone-" + i, 5, 0, 10));
+                assertTrue(positions.remove("gone-" + i));
+            }
+            int kept = 1023 - ReplicaPositions.RESERVED_SLOTS;
+            for (int i = 0; i < kept; i++) {
+                positions.follow("live-" + i, 1, 0, 10);
+            }
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> positions.follow("one-more", 1, 0, 10));
+            assertTrue(refused.getMessage().contains("the last 64 are kept"), refused.getMessage());
+            assertTrue(positions.remove("live-0"));
+            assertEquals(1, positions.follow("one-more", 1, 0, 10), "a removal makes room");
+            assertEquals(kept, consumers().size());
+        }
+        try (BlitQueue<Void> queue = BlitQueue.openRaw(dir)) {
+            for (int i = 0; i < ReplicaPositions.RESERVED_SLOTS; i++) {
+                queue.tailer("own-" + i).close(); // the replica's own consumers get every reserved slot
+            }
+            assertEquals(1023, queue.consumers().size());
+        }
+    }
+
     private void appendRaw(int records) {
         try (BlitQueue<Void> queue = BlitQueue.openRaw(dir, SMALL); Appender<Void> appender = queue.appender()) {
             for (int i = 0; i < records; i++) {

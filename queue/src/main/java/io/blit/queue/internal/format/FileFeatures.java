@@ -17,7 +17,8 @@ import java.nio.ByteOrder;
  * <p><b>Features</b> (two u64 bit masks): a writer sets a <em>compatible</em> feature bit for an addition that a
  * reader not knowing it can ignore (the file reads correctly without it), an <em>incompatible</em> feature bit for a
  * change that such a reader would misread. A reader ignores unknown compatible bits and refuses a file with an unknown
- * incompatible bit, naming it. One compatible bit is defined, {@link #FILE_TERM}; no incompatible bit is.
+ * incompatible bit, naming it. One compatible bit is defined, {@link #FILE_TERM}; one incompatible bit, of the
+ * positions file only (slot reuse, {@code ConsumerFile.SLOT_REUSE}).
  *
  * <p>Stateless; thread-safe. Headers are written once per file, so nothing here is on an append path.
  */
@@ -63,7 +64,16 @@ public final class FileFeatures {
 
     /** {@return why a file with incompatible feature bits {@code bits} cannot be read by this build, or null} */
     public static String incompatibleProblem(long bits) {
-        long unknown = bits & ~INCOMPATIBLE_KNOWN;
+        return incompatibleProblem(bits, INCOMPATIBLE_KNOWN);
+    }
+
+    /**
+     * {@return why a file with incompatible feature bits {@code bits} cannot be read by a reader that knows the bits
+     * {@code known} of its kind of file, or null} Incompatible bits are defined per kind of file (the positions file
+     * defines bit 0, slot reuse).
+     */
+    public static String incompatibleProblem(long bits, long known) {
+        long unknown = bits & ~known;
         if (unknown == 0) {
             return null;
         }

@@ -22,6 +22,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -69,6 +70,17 @@ public final class ConsumerFile {
     /** Incompatible feature bits, u64 ({@link FileFeatures}). */
     public static final int INCOMPATIBLE_OFFSET = 48;
     public static final int CRC_OFFSET = 60;
+    /**
+     * Incompatible feature bit 0 of the positions file, <em>slot reuse</em>: a REMOVED slot may have been given to
+     * another name, so a creator must hold the creation lock ({@link WriterRegistry#lockConsumerCreation}) and a
+     * reader must check a name's state word again after reading it. Set by the first such reuse; builds that predate
+     * it refuse the file rather than create slots without the lock.
+     */
+    public static final long SLOT_REUSE = 1L;
+    /** The incompatible feature bits of the positions file this build reads. */
+    public static final long INCOMPATIBLE_KNOWN = SLOT_REUSE;
+    /** How many times a header whose CRC does not match is read again before it is refused (a rewrite in flight). */
+    private static final int HEADER_REREADS = 100;
 
     private static final byte[] MAGIC = "BLITCON\0".getBytes(StandardCharsets.US_ASCII);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -203,18 +215,23 @@ public final class ConsumerFile {
         if (version < 1 || version > FORMAT_VERSION) {
             throw corrupt(file, VERSION_OFFSET, "format version " + version + ", this reader understands " + FORMAT_VERSION);
         }
-        CRC32C crc = new CRC32C();
-        crc.update(mapped.asSlice(0, CRC_OFFSET).asByteBuffer());
-        int stored = mapped.get(INT, CRC_OFFSET);
-        if ((int) crc.getValue() != stored) {
-            throw corrupt(file, CRC_OFFSET, String.format("header checksum mismatch: CRC32C of bytes [0, %d) is %08x,"
-                    + " stored %08x", CRC_OFFSET, (int) crc.getValue(), stored));
+        for (int attempt = 0; ; attempt++) { // another process may be rewriting the header: a feature bit, then CRC
+            int computed = headerCrc(mapped);
+            int stored = mapped.get(INT, CRC_OFFSET);
+            if (computed == stored) {
+                break;
+            }
+            if (attempt == HEADER_REREADS) {
+                throw corrupt(file, CRC_OFFSET, String.format("header checksum mismatch: CRC32C of bytes [0, %d) is"
+                        + " %08x, stored %08x", CRC_OFFSET, computed, stored));
+            }
+            LockSupport.parkNanos(100_000);
         }
         String order = FileFeatures.byteOrderProblem(mapped.get(INT, BYTE_ORDER_OFFSET));
         if (order != null) {
             throw corrupt(file, BYTE_ORDER_OFFSET, order);
         }
-        String features = FileFeatures.incompatibleProblem(mapped.get(LONG, INCOMPATIBLE_OFFSET));
+        String features = FileFeatures.incompatibleProblem(mapped.get(LONG, INCOMPATIBLE_OFFSET), INCOMPATIBLE_KNOWN);
         if (features != null) {
             throw corrupt(file, INCOMPATIBLE_OFFSET, features);
         }
@@ -230,12 +247,36 @@ public final class ConsumerFile {
         return (int) slots;
     }
 
-    /** Rewrites the version of the mapped file's header, then its CRC ({@link ConsumerSlots#upgrade}). */
+    /**
+     * Rewrites the version of the mapped file's header, then its CRC ({@link ConsumerSlots#upgrade}); nothing if the
+     * file already has that version (another process upgraded it).
+     */
     static void rewriteVersion(MemorySegment mapped, int version) {
-        mapped.set(INT, VERSION_OFFSET, version);
+        if (mapped.get(INT, VERSION_OFFSET) != version) {
+            mapped.set(INT, VERSION_OFFSET, version);
+            mapped.set(INT, CRC_OFFSET, headerCrc(mapped));
+        }
+    }
+
+    /** {@return whether the mapped file's header has incompatible feature {@code bit}} */
+    static boolean hasIncompatible(MemorySegment mapped, long bit) {
+        return (mapped.get(LONG, INCOMPATIBLE_OFFSET) & bit) != 0;
+    }
+
+    /**
+     * Sets incompatible feature {@code bit} in the mapped file's header, then its CRC, and forces the header to storage;
+     * under the creation lock ({@link WriterRegistry#lockConsumerCreation}), so no two processes rewrite it at once.
+     */
+    static void setIncompatible(MemorySegment mapped, long bit) {
+        mapped.set(LONG, INCOMPATIBLE_OFFSET, mapped.get(LONG, INCOMPATIBLE_OFFSET) | bit);
+        mapped.set(INT, CRC_OFFSET, headerCrc(mapped));
+        mapped.asSlice(0, HEADER_LENGTH).force();
+    }
+
+    private static int headerCrc(MemorySegment mapped) {
         CRC32C crc = new CRC32C();
         crc.update(mapped.asSlice(0, CRC_OFFSET).asByteBuffer());
-        mapped.set(INT, CRC_OFFSET, (int) crc.getValue());
+        return (int) crc.getValue();
     }
 
     private static QueueCorruptedException corrupt(Path file, long offset, String problem) {

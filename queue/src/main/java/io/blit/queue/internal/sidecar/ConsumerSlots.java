@@ -38,14 +38,24 @@ import java.util.zip.CRC32C;
  * state: 00 FREE (the whole slot is 0)  01 CLAIMING  10 READY  11 REMOVED
  * </pre>
  *
- * <p><b>Creating a slot</b> (any threads and processes at once; no lock, no system call): every creator scans the
- * slots from 0 and claims the first FREE one by a compare-and-set of its state word from 0 to CLAIMING with its
- * writer id, writes the name, the initial committed index and a zero time with plain stores, then
- * publishes the slot with a release store of the READY word. A creator that meets a CLAIMING slot waits until it is
- * READY (or takes it over by compare-and-set if its claimer is dead: {@link WriterRegistry#isAlive}) and compares its name before going
- * on. Slots are therefore used as a prefix (a FREE slot ends every scan), and a name is in at most one slot: every
- * creator of a name looks at every used slot before it claims a free one. A REMOVED slot keeps its name and is
- * reused only by that name, by the same compare-and-set.
+ * <p><b>Creating a slot</b> (any threads and processes at once): a name that is READY is found by a scan without a
+ * lock. Otherwise the creator takes the directory's <em>creation lock</em> ({@link WriterRegistry#lockConsumerCreation}:
+ * this JVM's lock, then a POSIX lock of a byte of {@code writers.blitw}, waited for at most 10 s) and, holding it,
+ * scans every used slot: if the name is READY it is the answer; else it claims, in this order, the name's own REMOVED
+ * slot, a slot whose claimer died, the first FREE slot, or the first REMOVED slot of another name that no live
+ * process holds (<em>reuse</em>), by a compare-and-set of its state word to CLAIMING with its writer id, writes the
+ * name, the initial committed index and a zero time with plain stores, then publishes the slot with a release store
+ * of the READY word. Every creator of this build holds the lock from its scan to its publication, so a name is in at
+ * most one READY slot though slots are reused. Slots are still used as a prefix (a FREE slot ends every scan).
+ *
+ * <p><b>Builds without the lock</b> scan and claim without it and never reuse another name's slot. Before the first
+ * reuse, the creator sets the file's incompatible feature {@link ConsumerFile#SLOT_REUSE}, so such a build refuses the
+ * file from then on; until then it may create slots beside this one (a CLAIMING slot of a live creator is waited for,
+ * and a claim lost to it starts the scan again). A file that never needed reuse stays readable by them.
+ *
+ * <p><b>Reading without the lock</b>: a reader loads a READY word (acquire), reads the name and words, then loads the
+ * word again: if it changed the slot was removed (and perhaps reused) meanwhile, and what was read is dropped; the
+ * name's length and CRC32C in the word are checked only against an unchanged word.
  *
  * <p><b>Holding a name</b>: the holder word is changed only by compare-and-set: from 0 or from a dead process's
  * identity to the opener's, and back to 0 on close. <b>Committing</b> is an opaque store of the time, then a release
@@ -196,43 +206,161 @@ public final class ConsumerSlots {
 
     /**
      * The slot of consumer {@code name}, created READY with committed index {@code initialCommitted} if there is none
-     * (or revived so if it was REMOVED).
+     * (reviving its REMOVED slot, or reusing another name's: see the class comment). As
+     * {@link #findOrCreate(byte[], long, long, int)} with no reserve, failing if no slot can be had.
      *
      * @throws IllegalStateException if every slot is used by other names, or a live process has been creating a slot
-     *                               for longer than 10 s
+     *                               (or holding the creation lock) for longer than 10 s
      */
     public int findOrCreate(byte[] name, long initialCommitted, long me) {
+        int k = findOrCreate(name, initialCommitted, me, 0);
+        if (k < 0) {
+            throw QueueErrors.consumersFull(file, slots);
+        }
+        return k;
+    }
+
+    /**
+     * The slot of consumer {@code name}: its READY slot if it has one (found without the lock), else one made READY
+     * with committed index {@code initialCommitted} under the creation lock, only while more than {@code reserve}
+     * slots are {@linkplain #reusableSlots() reusable} before it is taken. Takes, in order of preference: the name's
+     * own REMOVED slot, a slot whose claimer died, the first FREE slot, then the first REMOVED slot of another name
+     * that no live process holds (setting the file's {@link ConsumerFile#SLOT_REUSE} feature first).
+     *
+     * @param name             the name's bytes ({@link #encodeName})
+     * @param initialCommitted the committed index of a slot made READY
+     * @param me               this process's writer id
+     * @param reserve          how many reusable slots must remain after a slot is made READY (0: none)
+     * @return the slot, or -1 if none is made READY because of {@code reserve} or because no slot can be had
+     * @throws IllegalStateException if the file is of format 1, or a live process has been creating a slot (or holding
+     *                               the creation lock) for longer than 10 s
+     */
+    public int findOrCreate(byte[] name, long initialCommitted, long me, int reserve) {
         requireFormat2();
-        long ready = named(READY, name);
-        long removed = named(REMOVED, name);
-        long claiming = (CLAIMING << STATE_SHIFT) | me;
-        for (int k = 0; k < slots; k++) {
-            long waitingSince = 0;
+        int k = find(name);
+        if (k >= 0) {
+            return k; // the common case: an existing name, no lock
+        }
+        if (writers == null) {
+            throw new IllegalStateException("the positions file " + file + " is mapped without writer liveness");
+        }
+        try (WriterRegistry.CreationLock lock = writers.lockConsumerCreation()) {
             while (true) {
-                long w = state(k);
-                if (w == FREE || w == removed && nameEquals(k, name)
-                        || w >>> STATE_SHIFT == CLAIMING && !isAlive(w & ~(3L << STATE_SHIFT))) {
-                    if (WORD.compareAndSet(segment, offset(k, STATE_OFFSET), w, claiming)) {
-                        publish(k, name, initialCommitted, ready);
-                        return k;
-                    }
-                    continue; // another creator won: look at the slot again
-                }
-                if (w >>> STATE_SHIFT == CLAIMING) {
-                    waitingSince = waitForClaimer(k, w, waitingSince);
-                    continue;
-                }
-                if (w == ready && nameEquals(k, name)) {
+                k = createLocked(name, initialCommitted, me, reserve);
+                if (k != RESCAN) {
                     return k;
                 }
-                break; // another name's slot
             }
         }
-        throw QueueErrors.consumersFull(file, slots);
+    }
+
+    private static final int RESCAN = -2;
+    /**
+     * How many times a READY name that does not match its unchanged word is read again before it is reported corrupt:
+     * a slot removed and reused twice, back to the same name, while it was read would look so once.
+     */
+    private static final int NAME_REREADS = 3;
+
+    /**
+     * One scan of the used prefix and one claim, under the creation lock: only a creator of a build without the lock
+     * (a file without {@link ConsumerFile#SLOT_REUSE}) or a dead one can change a state word meanwhile, and any such
+     * change makes the scan start over ({@link #RESCAN}).
+     */
+    private int createLocked(byte[] name, long initialCommitted, long me, int reserve) {
+        long ready = named(READY, name);
+        long removed = named(REMOVED, name);
+        int own = -1;
+        int orphan = -1;
+        int firstFree = slots;
+        int otherRemoved = -1;
+        long ownWord = 0;
+        long orphanWord = 0;
+        long otherWord = 0;
+        int reusable = 0;
+        for (int k = 0; k < slots; k++) {
+            long w = state(k);
+            if (w == FREE) {
+                firstFree = k;
+                reusable += slots - k;
+                break;
+            }
+            if (w >>> STATE_SHIFT == CLAIMING) {
+                if (!isAlive(w & ~(3L << STATE_SHIFT))) {
+                    if (orphan < 0) {
+                        orphan = k;
+                        orphanWord = w;
+                    }
+                    reusable++;
+                    continue;
+                }
+                long since = 0;
+                while (state(k) == w) { // a creator without the lock: its slot may become this name's
+                    since = waitForClaimer(k, w, since);
+                }
+                return RESCAN;
+            }
+            if (w == ready && nameEquals(k, name)) {
+                return k;
+            }
+            if (w >>> STATE_SHIFT == REMOVED) {
+                long holder = holder(k);
+                if (w == removed && nameEquals(k, name)) {
+                    if (own < 0) {
+                        own = k;
+                        ownWord = w;
+                    }
+                    reusable++;
+                } else if (holder == 0 || !isAlive(holder)) {
+                    if (otherRemoved < 0) {
+                        otherRemoved = k;
+                        otherWord = w;
+                    }
+                    reusable++;
+                }
+            }
+        }
+        int k = own >= 0 ? own : orphan >= 0 ? orphan : firstFree < slots ? firstFree : otherRemoved;
+        if (k < 0 || reusable <= reserve) {
+            return -1;
+        }
+        long w = k == own ? ownWord : k == orphan ? orphanWord : k == firstFree ? FREE : otherWord; // as judged
+        boolean reuse = k == otherRemoved && k != own;
+        if (reuse && !ConsumerFile.hasIncompatible(segment, ConsumerFile.SLOT_REUSE)) {
+            ConsumerFile.setIncompatible(segment, ConsumerFile.SLOT_REUSE); // before any build without it sees reuse
+        }
+        if (!WORD.compareAndSet(segment, offset(k, STATE_OFFSET), w, (CLAIMING << STATE_SHIFT) | me)) {
+            return RESCAN;
+        }
+        long holder = holder(k);
+        if (holder != 0 && !isAlive(holder)) {
+            WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), holder, 0L); // a dead holder of the old name
+        }
+        publish(k, name, initialCommitted, ready, w);
+        return k;
+    }
+
+    /**
+     * {@return how many slots a new name could be given now: FREE slots, REMOVED slots no live process holds and
+     * slots of dead claimers} Read without the lock: a snapshot, for messages.
+     */
+    public int reusableSlots() {
+        int reusable = 0;
+        for (int k = 0; k < slots; k++) {
+            long w = state(k);
+            if (w == FREE) {
+                return reusable + slots - k;
+            }
+            long kind = w >>> STATE_SHIFT;
+            long who = kind == CLAIMING ? w & ~(3L << STATE_SHIFT) : kind == REMOVED ? holder(k) : -1;
+            if (who == 0 || who > 0 && !isAlive(who)) {
+                reusable++;
+            }
+        }
+        return reusable;
     }
 
     /** Writes a claimed slot's content, then publishes it READY; gives the slot back on failure. */
-    private void publish(int k, byte[] name, long initialCommitted, long ready) {
+    private void publish(int k, byte[] name, long initialCommitted, long ready, long before) {
         try {
             MemorySegment.copy(new byte[MAX_NAME_LENGTH], 0, segment, ValueLayout.JAVA_BYTE, offset(k, NAME_OFFSET),
                     MAX_NAME_LENGTH);
@@ -241,7 +369,9 @@ public final class ConsumerSlots {
             WORD.setOpaque(segment, offset(k, COMMITTED_OFFSET), initialCommitted);
             WORD.setRelease(segment, offset(k, STATE_OFFSET), ready);
         } catch (RuntimeException | Error e) {
-            WORD.setRelease(segment, offset(k, STATE_OFFSET), FREE); // nobody passes a CLAIMING slot of a live claimer
+            // a FREE slot goes back to FREE (nobody passes a CLAIMING slot of a live claimer, so none is beyond it);
+            // any other stays used, CLAIMING by writer 0, never alive: the next creator takes it over
+            WORD.setRelease(segment, offset(k, STATE_OFFSET), before == FREE ? FREE : CLAIMING << STATE_SHIFT);
             throw e;
         }
     }
@@ -278,17 +408,23 @@ public final class ConsumerSlots {
      * Claims slot {@code k} of consumer {@code name} for this process: a compare-and-set of its holder word from 0, or
      * from the identity of a process that is no longer alive, to this process's identity.
      *
-     * @throws io.blit.queue.ConsumerHeldException if a live process holds it, this one included
+     * @return true if claimed; false if the slot no longer holds {@code name} READY and a live process holds it
+     *         (removed, and perhaps given to another name, since it was found: find the name again)
+     * @throws io.blit.queue.ConsumerHeldException if a live process holds it, this one included, and it still holds
+     *                                             {@code name}
      */
-    public void claim(int k, String name, long me) {
+    public boolean claim(int k, String name, long me) {
         requireFormat2();
         while (true) {
             long holder = holder(k);
             if (holder == me || holder != 0 && isAlive(holder)) {
+                if (!isReady(k, encodeName(name))) {
+                    return false;
+                }
                 throw QueueErrors.consumerHeld(file.getParent(), name, pidOf(holder), holder == me);
             }
             if (WORD.compareAndSet(segment, offset(k, HOLDER_OFFSET), holder, me)) {
-                return;
+                return true;
             }
         }
     }
@@ -347,10 +483,49 @@ public final class ConsumerSlots {
                 break;
             }
             if (w >>> STATE_SHIFT == READY) {
-                entries.add(new Entry(k, checkedName(k, w), committed(k), holder(k), lastCommitMillis(k)));
+                Entry entry = readyEntry(k, w);
+                if (entry != null) {
+                    entries.add(entry);
+                }
             }
         }
         return entries;
+    }
+
+    /**
+     * The READY slot {@code k} read with its state word {@code w}, or null if the slot changed meanwhile (removed, and
+     * perhaps reused: then its name may have been read half old, half new, and is not a consumer read now). The name
+     * is checked against its length and CRC only when the word is unchanged after it was read.
+     */
+    private Entry readyEntry(int k, long w) {
+        int mismatches = 0;
+        while (true) {
+            String name;
+            try {
+                name = checkedName(k, w);
+            } catch (RuntimeException e) {
+                VarHandle.acquireFence(); // the name's loads come before the word's check below
+                long again = state(k);
+                if (again == w && ++mismatches > NAME_REREADS) {
+                    throw e; // not a rewrite in flight (which would have changed the word, or ended by now)
+                }
+                if (again >>> STATE_SHIFT != READY) {
+                    return null;
+                }
+                w = again;
+                continue;
+            }
+            Entry entry = new Entry(k, name, committed(k), holder(k), lastCommitMillis(k));
+            VarHandle.acquireFence(); // the loads of name and words above come before the word's check below
+            long again = state(k);
+            if (again == w) {
+                return entry;
+            }
+            if (again >>> STATE_SHIFT != READY) {
+                return null;
+            }
+            w = again;
+        }
     }
 
     /** The name of READY or REMOVED slot {@code k} with state word {@code w}, checked against the word. */

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -112,6 +113,14 @@ public final class WriterRegistry {
     static final int COUNTER_WAIT_SECONDS = 10;
     /** Ids in a row locked by readers that a lease steps over, one by one, before it fails naming the holder. */
     static final int READER_HELD_IDS = 1024;
+    /**
+     * The byte of the file whose exclusive lock a process holds while it creates a named consumer's slot in the
+     * positions file ({@link #lockConsumerCreation}; docs/format.md, "The positions file"): a reserved header byte,
+     * locked, never written.
+     */
+    public static final long CONSUMER_CREATION_LOCK = 40;
+    /** How long {@link #lockConsumerCreation} waits for another creator before it fails naming it. */
+    static final int CREATION_WAIT_SECONDS = 10;
 
     /** The registries open in this JVM, by real directory path; guarded by itself. */
     private static final Map<Path, WriterRegistry> OPEN = new HashMap<>();
@@ -129,6 +138,10 @@ public final class WriterRegistry {
      * channel closes (a {@link FileLock} object need not be kept: dropping it releases nothing).
      */
     private long leasedId;
+    /** Excludes this JVM's other creators of positions-file slots; the file lock excludes other processes'. */
+    private final ReentrantLock creation = new ReentrantLock();
+    /** The file lock of {@link #CONSUMER_CREATION_LOCK} while {@link #creation} is held by a creator; guarded by this. */
+    private FileLock creationLock;
 
     private WriterRegistry(Path dir) {
         this.dir = dir;
@@ -283,6 +296,88 @@ public final class WriterRegistry {
             id = normalise(id + skip);
         }
         throw new IllegalStateException("every writer id of " + file + " is held by a live process");
+    }
+
+    /** The consumer creation lock, held until {@link #close()}: see {@link #lockConsumerCreation}. */
+    public interface CreationLock extends AutoCloseable {
+        /** Releases the lock (the file lock first, then this JVM's). */
+        @Override
+        void close();
+    }
+
+    /**
+     * Takes the directory's consumer creation lock: this JVM's lock of the directory, then an exclusive POSIX lock of
+     * byte {@value #CONSUMER_CREATION_LOCK} of the file through its one channel (no other descriptor of this JVM can
+     * drop it), retried without blocking for at most {@value #CREATION_WAIT_SECONDS} s in all. Not to be nested.
+     * Requires this process's {@link #lease} (the channel is writable then).
+     *
+     * @return the lock, to close in the thread that took it
+     * @throws IllegalStateException naming the holder (another thread of this JVM, or the pid the kernel reports) if
+     *                               the lock is not free within {@value #CREATION_WAIT_SECONDS} s, or if no lease is
+     *                               held
+     * @throws UncheckedIOException  if the lock cannot be taken
+     */
+    public CreationLock lockConsumerCreation() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CREATION_WAIT_SECONDS);
+        try {
+            if (!creation.tryLock(CREATION_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("cannot create a consumer slot in " + dir + ": another thread of this"
+                        + " process has been creating one for more than " + CREATION_WAIT_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting to create a consumer slot in " + dir, e);
+        }
+        try {
+            long pause = TimeUnit.MICROSECONDS.toNanos(50);
+            while (!tryCreationLock()) {
+                if (System.nanoTime() - deadline > 0) {
+                    FileLocks.Holder holder;
+                    synchronized (this) {
+                        holder = probe == null ? null : probe.holderIfKnown(CONSUMER_CREATION_LOCK, 1);
+                    }
+                    throw new IllegalStateException("cannot create a consumer slot in " + dir + ": byte "
+                            + CONSUMER_CREATION_LOCK + " of " + file + ", locked while a process creates one"
+                            + " (microseconds), has been held for more than " + CREATION_WAIT_SECONDS + " s: "
+                            + (holder != null ? holder.describe() : "held by another process") + "; a creator stopped"
+                            + " (SIGSTOP, a debugger) or a program that is not Blit holds it: resume or end it");
+                }
+                LockSupport.parkNanos(pause);
+                pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(10));
+            }
+        } catch (RuntimeException | Error e) {
+            creation.unlock();
+            throw e;
+        }
+        return this::releaseCreationLock;
+    }
+
+    private void releaseCreationLock() {
+        try {
+            synchronized (this) {
+                if (creationLock != null) {
+                    creationLock.release();
+                }
+                creationLock = null;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot release the consumer creation lock of " + file, e);
+        } finally {
+            creation.unlock();
+        }
+    }
+
+    /** One non-blocking try of the creation byte's exclusive lock, under the JVM lock. */
+    private synchronized boolean tryCreationLock() {
+        if (leasedId == 0 || channel == null || !channelWritable) {
+            throw new IllegalStateException("cannot create a consumer slot in " + dir + " without a writer id");
+        }
+        try {
+            creationLock = channel.tryLock(CONSUMER_CREATION_LOCK, 1, false);
+            return creationLock != null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock byte " + CONSUMER_CREATION_LOCK + " of " + file, e);
+        }
     }
 
     /** Whether id {@code next} comes after {@code stored} in the ids' cyclic order (less than half a cycle ahead). */

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Several processes and threads create the positions file and the same names at once, with no lock: the file is
+ * Several processes and threads create the positions file and the same names at once: the file is
  * created once, every name gets exactly one slot, every creator agrees on it, and the slots used are a prefix.
  */
 class ConsumerSlotsConcurrencyTest {
