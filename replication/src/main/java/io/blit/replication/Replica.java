@@ -8,7 +8,6 @@ import io.blit.queue.Quarantined;
 import io.blit.queue.TermHistory;
 import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.QueueTerms;
-import io.blit.queue.replica.ReplicaDamage;
 import io.blit.queue.replica.ReplicaLock;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Accept;
@@ -171,11 +170,7 @@ public final class Replica implements AutoCloseable {
         ReplicaStore.demoteIfRejoining(dir, options);
         ReplicaLock lock = ReplicaLock.acquire(dir, options.privateFiles());
         try {
-            if (options.verifyOnStart()) {
-                ReplicaDamage.setAside(dir).ifPresent(set -> LOG.log(System.Logger.Level.WARNING, "replica " + dir
-                        + ": damaged from index " + set.from() + ", its files kept in " + set.kept()
-                        + "; taking the records from " + set.from() + " again from " + options.source()));
-            }
+            ReplicaStore.setAsideDamageIfVerifying(dir, options);
             Replica replica = new Replica(dir, options, wallClock, lock);
             replica.thread.start();
             return replica;

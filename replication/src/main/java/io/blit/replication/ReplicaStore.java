@@ -4,6 +4,7 @@ import io.blit.queue.Quarantined;
 import io.blit.queue.replica.Quarantine;
 import io.blit.queue.replica.QueueIdentity;
 import io.blit.queue.replica.QueueTerms;
+import io.blit.queue.replica.ReplicaDamage;
 import io.blit.queue.replica.ReplicaPositions;
 import io.blit.queue.replica.ReplicaWriter;
 import io.blit.replication.wire.Positions;
@@ -73,6 +74,19 @@ final class ReplicaStore implements AutoCloseable {
                 options.privateFiles())) {
             LOG.log(System.Logger.Level.WARNING, "queue " + dir + " rejoins as a replica of " + options.source()
                     + ": its appenders stop; records the source does not hold are set aside");
+        }
+    }
+
+    /**
+     * With {@link ReplicaOptions#verifyOnStart()}, verifies the replica's files and cuts it back to before its first
+     * damaged record ({@link ReplicaDamage#setAside}), so that its session takes the rest again; after its lock is
+     * taken, before its writer opens.
+     */
+    static void setAsideDamageIfVerifying(Path dir, ReplicaOptions options) {
+        if (options.verifyOnStart()) {
+            ReplicaDamage.setAside(dir).ifPresent(set -> LOG.log(System.Logger.Level.WARNING, "replica " + dir
+                    + ": damaged from index " + set.from() + ", its files kept in " + set.kept()
+                    + "; taking the records from " + set.from() + " again from " + options.source()));
         }
     }
 
